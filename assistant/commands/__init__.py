@@ -1,0 +1,1 @@
+"""One module per `table-assistant` subcommand (see assistant/cli.py)."""

@@ -1,0 +1,253 @@
+"""The shape every game follows: a Game (parameters) makes immutable States; actions are values.
+
+Chance is a player: at a dice roll or a card draw ``current_player()`` is ``CHANCE`` and
+``chance_outcomes()`` lists ``(action, Fraction)``. The engine never calls ``random``: outcomes
+come from the table (camera or touch) or, in simulation, from a ``random.Random`` passed in.
+"""
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import random
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, ClassVar, Iterable, Mapping, Sequence
+
+from engine.text import Text, tr
+
+CHANCE = -1
+SIMULTANEOUS = -2  # several players may act now, in any order; each action names its player
+TERMINAL = -4
+
+
+class RulesError(ValueError):
+    """Base of every error the engine raises about input."""
+
+
+class IllegalActionError(RulesError):
+    """The action is well formed but the rules forbid it now; ``reason`` says why (translatable)."""
+
+    def __init__(self, action: "Action", reason: str):
+        super().__init__(f"{action}: {reason}")
+        self.action = action
+        self.reason = reason
+
+
+class ParseError(RulesError):
+    """A line of action notation could not be read."""
+
+
+class InvalidStateError(RulesError):
+    """A position (from a file or the table) is inconsistent; the message names the field."""
+
+
+class OptionError(RulesError):
+    """An unknown game option or a value of the wrong type."""
+
+
+@dataclass(frozen=True)
+class Advice:
+    """One option for the player to move: the action, its value for that player (higher is
+    better, in the game's points; exact Fractions where the game computes them exactly) and the
+    reasoning in words (translatable Text)."""
+
+    action: "Action"
+    value: float | Fraction
+    text: Text | str
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended: a short reason, the winning seats (ties share) and the scores."""
+
+    termination: str
+    winners: tuple[int, ...]
+    scores: tuple[float, ...]
+
+
+class Action:
+    """Base of the frozen dataclasses that are a game's actions.
+
+    ``str(action)`` is the action's notation and ``Game.parse_action(text)`` reads it back.
+    Legal action lists are sorted by ``sort_key``, which games may refine.
+    """
+
+    def sort_key(self) -> tuple:
+        return (type(self).__name__, *(_comparable(v) for v in dataclasses.astuple(self)))
+
+
+def _comparable(value: Any) -> Any:
+    return (value is not None, value if value is not None else 0)
+
+
+def sorted_actions(actions: Iterable[Action]) -> tuple[Action, ...]:
+    return tuple(sorted(set(actions), key=lambda a: a.sort_key()))
+
+
+class State(ABC):
+    """An immutable game position. Subclasses implement the underscored hooks."""
+
+    game: "Game"
+
+    @abstractmethod
+    def current_player(self) -> int:
+        """A seat index, CHANCE, SIMULTANEOUS or TERMINAL."""
+
+    @abstractmethod
+    def legal_actions(self) -> tuple[Action, ...]:
+        """Every legal action, unique and sorted (chance outcomes at a chance node)."""
+
+    @abstractmethod
+    def _apply(self, action: Action) -> "State":
+        """The next state for an action already known to be legal."""
+
+    @abstractmethod
+    def explain_illegal(self, action: Action) -> str:
+        """Why the action is not allowed now, in words a player understands ("" when legal)."""
+
+    @abstractmethod
+    def returns(self) -> tuple[float, ...]:
+        """Each seat's score so far (final scores once terminal)."""
+
+    @abstractmethod
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready position that ``Game.state_from_dict`` reads back to an equal state."""
+
+    def is_terminal(self) -> bool:
+        return self.current_player() == TERMINAL
+
+    def is_chance_node(self) -> bool:
+        return self.current_player() == CHANCE
+
+    def is_legal(self, action: Action) -> bool:
+        return action in self.legal_actions()
+
+    def apply(self, action: Action) -> "State":
+        """The state after ``action``; IllegalActionError (with the reason) when not legal."""
+        if not self.is_legal(action):
+            raise IllegalActionError(action, self.explain_illegal(action) or tr("that action is not allowed now"))
+        return self._apply(action)
+
+    def chance_outcomes(self) -> tuple[tuple[Action, Fraction], ...]:
+        """(outcome, probability) pairs at a chance node; empty elsewhere. Override for chance."""
+        return ()
+
+    def sample_chance(self, rng: random.Random) -> Action:
+        outcomes = self.chance_outcomes()
+        point = Fraction(rng.random())
+        for action, probability in outcomes:
+            point -= probability
+            if point < 0:
+                return action
+        return outcomes[-1][0]
+
+    def outcome(self) -> Outcome | None:
+        """How the game ended, or None while it goes on."""
+        if not self.is_terminal():
+            return None
+        scores = self.returns()
+        return Outcome("game over", rank_winners(scores), scores)
+
+    def table_view(self) -> dict[str, Any]:
+        """What the camera should see on the table now (JSON-ready), for reconciliation."""
+        raise NotImplementedError(f"{type(self).__name__} has no table view")
+
+    def summary(self) -> dict[str, Any]:
+        """A JSON-ready report of the position (scores, whose turn, winners) for `replay --json`."""
+        raise NotImplementedError(f"{type(self).__name__} has no summary")
+
+    def describe(self, names: Sequence[str]) -> str:
+        """The position in a few lines of text for a person, using the players' names."""
+        raise NotImplementedError(f"{type(self).__name__} has no description")
+
+    def acting_player(self, action: Action) -> int:
+        """The seat that takes ``action`` (CHANCE for outcomes); games with SIMULTANEOUS override."""
+        return self.current_player()
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and other.to_dict() == self.to_dict()
+
+    def __hash__(self) -> int:
+        return hash(repr(sorted(self.to_dict().items())))
+
+
+class Game(ABC):
+    """A game with its parameters: number of players and options. Makes the initial state."""
+
+    id: ClassVar[str]          # short name used in files and on the command line: "hilo"
+    title: ClassVar[str]       # name shown to players
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    Options: ClassVar[type]    # a frozen dataclass of named options with their defaults
+    max_game_length: ClassVar[int]  # bound on the number of actions of any game (for the checks)
+
+    def __init__(self, num_players: int, options: Mapping[str, Any] | None = None):
+        if not self.min_players <= num_players <= self.max_players:
+            raise OptionError(
+                f"{self.title} is for {self.min_players} to {self.max_players} players, not {num_players}"
+            )
+        self.num_players = num_players
+        self.options = parse_options(self.Options, options or {}, self.id)
+
+    def options_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self.options)
+
+    @abstractmethod
+    def new_initial_state(self) -> State: ...
+
+    @abstractmethod
+    def parse_action(self, text: str) -> Action:
+        """Read one line of notation; ParseError naming what is wrong."""
+
+    @abstractmethod
+    def state_from_dict(self, data: Mapping[str, Any]) -> State:
+        """Validate a position and build it; InvalidStateError naming the inconsistent field."""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(num_players={self.num_players}, options={self.options_dict()!r})"
+
+
+def parse_options(cls: type, given: Mapping[str, Any], game_id: str) -> Any:
+    """Build an options dataclass from a mapping, naming any unknown key or wrong type."""
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    for key, value in given.items():
+        if key not in fields:
+            near = difflib.get_close_matches(key, fields, n=1)
+            hint = f" (did you mean {near[0]!r}?)" if near else ""
+            raise OptionError(f"{game_id}: unknown option {key!r}{hint}")
+        default = fields[key].default
+        if default is not dataclasses.MISSING and not _fits(default, value):
+            raise OptionError(
+                f"{game_id}: option {key!r} expects {type(default).__name__}, got {value!r}"
+            )
+    return cls(**given)
+
+
+def _fits(default: Any, value: Any) -> bool:
+    if isinstance(default, bool) or isinstance(value, bool):
+        return isinstance(default, bool) and isinstance(value, bool)
+    if isinstance(default, float):
+        return isinstance(value, (int, float))
+    return isinstance(value, type(default))
+
+
+def require(condition: bool, field: str, message: str) -> None:
+    """Raise InvalidStateError naming ``field`` unless ``condition`` holds (for state_from_dict)."""
+    if not condition:
+        raise InvalidStateError(f"{field}: {message}")
+
+
+def field_of(data: Mapping[str, Any], name: str, kind: type | tuple[type, ...]) -> Any:
+    """``data[name]`` checked to be of ``kind``; InvalidStateError naming the field otherwise."""
+    require(name in data, name, "missing")
+    value = data[name]
+    require(isinstance(value, kind) and not (isinstance(value, bool) and kind is int), name,
+            f"expected {getattr(kind, '__name__', kind)}, got {value!r}")
+    return value
+
+
+def rank_winners(scores: Sequence[float], lowest_wins: bool = False) -> tuple[int, ...]:
+    """Seats with the best score (ties share the win)."""
+    best = min(scores) if lowest_wins else max(scores)
+    return tuple(i for i, s in enumerate(scores) if s == best)

@@ -1,0 +1,1 @@
+"""Seeded synthetic table scenes for tests, benchmarks and the demo (dice.py, cards.py)."""
