@@ -1,0 +1,399 @@
+"""The session: owns the match being played, takes intents, persists, and publishes a view-state.
+
+Touch, buttons and the serial panel all reach the game through a ``Session`` method. Every
+accepted action is written to the store *before* the view-state changes, so what a screen shows
+has always been saved. The view-state is an immutable ``ViewState``; listeners get each new one.
+Call a session from one thread (the app's main loop): background devices hand their intents over.
+"""
+from __future__ import annotations
+
+import importlib
+import logging
+import sqlite3
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Any, Callable, Mapping, Sequence
+
+from assistant.store import MatchRecord, Result, Store, StoreError
+from engine import registry
+from engine.core import (CHANCE, SIMULTANEOUS, TERMINAL, Action, Advice, Game, Outcome, RulesError,
+                         State)
+from engine.match import Match, MatchFileError, Player
+from engine.text import Text, tr
+
+log = logging.getLogger(__name__)
+
+INFO, ERROR, EXPLAIN = "info", "error", "explain"  # message kinds
+
+
+@dataclass(frozen=True)
+class Seat:
+    name: str
+    colour: str
+    score: float
+    to_play: bool
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A legal action offered to the players, with the advice for it when there is some."""
+
+    action: Action
+    notation: str
+    seat: int                      # who takes it (CHANCE for outcomes)
+    advice: Text | str = ""
+    value: float | Fraction | None = None
+    best: bool = False
+
+
+@dataclass(frozen=True)
+class Message:
+    text: Text | str
+    kind: str = INFO
+
+
+@dataclass(frozen=True)
+class ViewState:
+    """Everything a screen shows. ``screen`` is "home" or "game"; game fields are empty at home."""
+
+    revision: int
+    screen: str
+    games: tuple[str, ...] = ()
+    unfinished: tuple[MatchRecord, ...] = ()
+    results: tuple[Result, ...] = ()
+    known_players: tuple[Player, ...] = ()
+    match_id: int | None = None
+    game_id: str = ""
+    title: str = ""
+    options: Mapping[str, Any] = field(default_factory=dict)
+    seats: tuple[Seat, ...] = ()
+    state: State | None = None
+    to_play: int = TERMINAL
+    turn: Text | str = ""
+    choices: tuple[Choice, ...] = ()
+    chance: tuple[tuple[Action, Fraction], ...] = ()
+    cursor: int = 0
+    moves: int = 0
+    last: str = ""
+    can_undo: bool = False
+    can_redo: bool = False
+    outcome: Outcome | None = None
+    message: Message | None = None
+    notices: tuple[Text | str, ...] = ()
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(seat.name for seat in self.seats)
+
+
+Listener = Callable[[ViewState], None]
+
+
+class Session:
+    def __init__(self, store: Store, *, advice: bool = True, history_size: int = 20,
+                 games: Callable[[str], type[Game]] = registry.game_class,
+                 game_ids: Callable[[], tuple[str, ...]] = registry.game_ids):
+        self.store = store
+        self.advice_enabled = advice
+        self.history_size = history_size
+        self._games = games
+        self._game_ids = game_ids
+        self._listeners: list[Listener] = []
+        self._match: Match | None = None
+        self._match_id: int | None = None
+        self._advise: Callable[[State], list[Advice]] | None = None
+        self._notices: list[Text | str] = [store.notice] if store.notice else []
+        self._view = self._home_view(0, None)
+
+    # --- reading -------------------------------------------------------------------------------
+
+    @property
+    def view(self) -> ViewState:
+        return self._view
+
+    @property
+    def match(self) -> Match | None:
+        return self._match
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call ``listener(view)`` after every change; returns a function that unsubscribes."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
+
+    # --- setting up ----------------------------------------------------------------------------
+
+    def new_match(self, game_id: str, players: Sequence[Player | str],
+                  options: Mapping[str, Any] | None = None) -> ViewState:
+        """Start a match; bad options or player counts are refused with a message, nothing stored."""
+        players = tuple(p if isinstance(p, Player) else Player(p) for p in players)
+        try:
+            names = [p.name.strip() for p in players]
+            if any(not n for n in names):
+                raise RulesError(tr("every player needs a name"))
+            if len(set(n.casefold() for n in names)) != len(names):
+                raise RulesError(tr("two players have the same name"))
+            game = self._games(game_id)(len(players), dict(options or {}))
+            match = Match(game, players)
+        except RulesError as exc:
+            return self._say(exc.args[0] if exc.args else str(exc), ERROR)
+        match_id = self._write(lambda: self.store.start_match(game.id, game.options_dict(), players))
+        if match_id is None:
+            return self._view
+        return self._enter(match, match_id, Message(tr("{title}: a new game begins", title=game.title)))
+
+    def resume(self, match_id: int | None = None) -> ViewState:
+        """Reopen a stored match exactly where it was (the latest unfinished one by default)."""
+        try:
+            if match_id is None:
+                unfinished = self.store.unfinished()
+                if not unfinished:
+                    return self._say(tr("there is no unfinished game to resume"), INFO)
+                record = unfinished[0]
+            else:
+                record = self.store.load_match(match_id)
+            match = replay(record, self._games)
+        except (StoreError, MatchFileError) as exc:
+            return self._say(tr("that game cannot be reopened: {reason}", reason=str(exc)), ERROR)
+        return self._enter(match, record.id, Message(
+            tr("game resumed after {moves} moves", moves=len(record.lines))))
+
+    def leave(self) -> ViewState:
+        """Back to the home screen; an unfinished match stays stored and can be resumed."""
+        self._match = self._match_id = self._advise = None
+        return self._publish(self._home_view(self._view.revision + 1, None))
+
+    def abandon(self) -> ViewState:
+        """Give up the current match: it leaves the list of games to resume."""
+        if self._match_id is not None and self._write(lambda: self.store.abandon_match(self._match_id)) is None:
+            return self._view
+        return self.leave()
+
+    def save_player(self, name: str, colour: str = "") -> ViewState:
+        player = self._write(lambda: self.store.save_player(name, colour))
+        if player is None:
+            return self._view
+        return self._refresh(Message(tr("{name} is saved", name=player.name)))
+
+    def remove_player(self, name: str) -> ViewState:
+        if self._write(lambda: self.store.remove_player(name)) is None:
+            return self._view
+        return self._refresh(None)
+
+    # --- playing -------------------------------------------------------------------------------
+
+    def play(self, action: Action | str) -> ViewState:
+        """Apply a legal action (persisted first); an illegal one leaves the game and explains why."""
+        if self._match is None:
+            return self._say(tr("no game is being played"), ERROR)
+        match = self._match
+        try:
+            if isinstance(action, str):
+                action = match.game.parse_action(action)
+            after = match.state.apply(action)
+        except RulesError as exc:
+            return self._say(getattr(exc, "reason", None) or str(exc), ERROR)
+        seq = len(match.history) + 1
+        outcome = after.outcome() if after.is_terminal() else None
+        if self._write(lambda: self.store.append_action(self._match_id, seq, str(action), outcome)) is None:
+            return self._view
+        match.push(action)
+        return self._game_changed(Message(self._played_text(action, after)))
+
+    def why_not(self, action: Action | str) -> ViewState:
+        """The engine's reason an action is not allowed now (or that it is allowed)."""
+        if self._match is None:
+            return self._say(tr("no game is being played"), ERROR)
+        try:
+            if isinstance(action, str):
+                action = self._match.game.parse_action(action)
+        except RulesError as exc:
+            return self._say(str(exc), ERROR)
+        reason = self._match.state.explain_illegal(action)
+        if not reason:
+            return self._say(tr("{action} is allowed now", action=str(action)), EXPLAIN)
+        return self._say(tr("{action} is not allowed: {reason}", action=str(action), reason=reason), EXPLAIN)
+
+    def undo(self) -> ViewState:
+        match = self._match
+        if match is None or not match.can_undo():
+            return self._say(tr("nothing to undo: the match is at its start"), INFO)
+        seq = len(match.history)
+        if self._write(lambda: self.store.remove_last_action(self._match_id, seq)) is None:
+            return self._view
+        action = match.undo()
+        return self._game_changed(Message(tr("undone: {action}", action=str(action))))
+
+    def redo(self) -> ViewState:
+        match = self._match
+        if match is None or not match.can_redo():
+            return self._say(tr("nothing to redo"), INFO)
+        action = match.redo()  # the view still shows the old state until the store has it
+        if self._write(lambda: self.store.append_action(
+                self._match_id, len(match.history), str(action), match.state.outcome())) is None:
+            match.undo()
+            return self._view
+        return self._game_changed(Message(tr("redone: {action}", action=str(action))))
+
+    def move_cursor(self, step: int) -> ViewState:
+        """Move the highlight through the legal actions (buttons without a touchscreen)."""
+        count = len(self._view.choices)
+        if not count:
+            return self._view
+        return self._publish(replace(self._view, revision=self._view.revision + 1,
+                                     cursor=(self._view.cursor + step) % count))
+
+    def confirm(self) -> ViewState:
+        """Play the highlighted action."""
+        if not self._view.choices:
+            return self._view
+        return self.play(self._view.choices[self._view.cursor].action)
+
+    def handle_intent(self, intent: Any) -> ViewState:
+        """An intent from a button or the serial panel, by its name (enum member or text)."""
+        name = str(getattr(intent, "name", intent)).upper()
+        handler = _INTENTS.get(name)
+        if handler is None:
+            log.warning("intent %r is not handled here", intent)
+            return self._view
+        return handler(self)
+
+    # --- notices ---------------------------------------------------------------------------------
+
+    def notify(self, text: Text | str) -> ViewState:
+        """A standing notice (a missing camera, a moved-aside database) shown until dismissed."""
+        if text in self._notices:
+            return self._view
+        self._notices.append(text)
+        return self._publish(replace(self._view, revision=self._view.revision + 1, notices=tuple(self._notices)))
+
+    def dismiss_notices(self) -> ViewState:
+        self._notices.clear()
+        return self._publish(replace(self._view, revision=self._view.revision + 1, notices=()))
+
+    def clear_message(self) -> ViewState:
+        return self._publish(replace(self._view, revision=self._view.revision + 1, message=None))
+
+    # --- internals -------------------------------------------------------------------------------
+
+    def _write(self, operation: Callable[[], Any]) -> Any:
+        """Run a store operation; on failure say so (the view stays as it was) and return None."""
+        try:
+            result = operation()
+        except (StoreError, sqlite3.Error, OSError) as exc:
+            log.error("records not written: %s", exc)
+            self._say(tr("not saved, so not applied: {reason}", reason=str(exc)), ERROR)
+            return None
+        return True if result is None else result
+
+    def _enter(self, match: Match, match_id: int, message: Message) -> ViewState:
+        self._match, self._match_id = match, match_id
+        self._advise = advisor(match.game)
+        return self._game_changed(message)
+
+    def _game_changed(self, message: Message | None) -> ViewState:
+        return self._publish(self._game_view(self._view.revision + 1, message))
+
+    def _refresh(self, message: Message | None) -> ViewState:
+        if self._match is None:
+            return self._publish(self._home_view(self._view.revision + 1, message))
+        return self._publish(replace(self._view, revision=self._view.revision + 1, message=message))
+
+    def _say(self, text: Text | str, kind: str) -> ViewState:
+        return self._publish(replace(self._view, revision=self._view.revision + 1, message=Message(text, kind)))
+
+    def _publish(self, view: ViewState) -> ViewState:
+        self._view = view
+        for listener in tuple(self._listeners):
+            listener(view)
+        return view
+
+    def _home_view(self, revision: int, message: Message | None) -> ViewState:
+        return ViewState(
+            revision=revision, screen="home", games=self._game_ids(), unfinished=self.store.unfinished(),
+            results=self.store.results(self.history_size), known_players=self.store.players(),
+            message=message, notices=tuple(self._notices))
+
+    def _game_view(self, revision: int, message: Message | None) -> ViewState:
+        match = self._match
+        assert match is not None
+        state = match.state
+        to_play = state.current_player()
+        scores = state.returns()
+        seats = tuple(Seat(p.name, p.colour, scores[i], _seat_acts(state, to_play, i))
+                      for i, p in enumerate(match.players))
+        return ViewState(
+            revision=revision, screen="game", games=self._game_ids(), match_id=self._match_id,
+            game_id=match.game.id, title=match.game.title, options=match.game.options_dict(),
+            seats=seats, state=state, to_play=to_play, turn=self._turn_text(state, to_play),
+            choices=self._choices(state, to_play), chance=state.chance_outcomes(),
+            moves=len(match.history), last=str(match.history[-1]) if match.history else "",
+            can_undo=match.can_undo(), can_redo=match.can_redo(), outcome=state.outcome(),
+            message=message, notices=tuple(self._notices))
+
+    def _choices(self, state: State, to_play: int) -> tuple[Choice, ...]:
+        if to_play == TERMINAL:
+            return ()
+        legal = state.legal_actions()
+        advice: list[Advice] = []
+        if to_play != CHANCE and self.advice_enabled and self._advise is not None:
+            advice = [a for a in self._advise(state) if a.action in legal]
+        advised = {a.action for a in advice}
+        best = advice[0].value if advice else None
+        ordered = [Choice(a.action, str(a.action), state.acting_player(a.action), a.text, a.value,
+                          a.value == best) for a in advice]
+        ordered += [Choice(a, str(a), state.acting_player(a)) for a in legal if a not in advised]
+        return tuple(ordered)
+
+    def _turn_text(self, state: State, to_play: int) -> Text:
+        names = [p.name for p in self._match.players]
+        if to_play == TERMINAL:
+            winners = state.outcome().winners
+            if len(winners) == 1:
+                return tr("Game over: {name} wins", name=names[winners[0]])
+            return tr("Game over: {names} share the win", names=", ".join(names[w] for w in winners))
+        if to_play == CHANCE:
+            return tr("Waiting for the table: enter what the dice or cards show")
+        if to_play == SIMULTANEOUS:
+            return tr("Everyone plays now")
+        return tr("{name} to play", name=names[to_play])
+
+    def _played_text(self, action: Action, after: State) -> Text:
+        seat = self._match.state.acting_player(action)
+        if 0 <= seat < len(self._match.players):
+            return tr("{name}: {action}", name=self._match.players[seat].name, action=str(action))
+        return tr("table: {action}", action=str(action))
+
+
+def _seat_acts(state: State, to_play: int, seat: int) -> bool:
+    if to_play == SIMULTANEOUS:
+        return any(state.acting_player(a) == seat for a in state.legal_actions())
+    return to_play == seat
+
+
+def replay(record: MatchRecord, games: Callable[[str], type[Game]] = registry.game_class) -> Match:
+    """Rebuild a stored match by replaying its actions through the rules (MatchFileError if not)."""
+    data = {"format": "table-assistant/match", "version": 1, "game": record.game,
+            "options": record.options, "players": [{"name": p.name, "colour": p.colour} for p in record.players],
+            "actions": list(record.lines)}
+    return Match.from_dict(data, f"game {record.id}", games)
+
+
+def advisor(game: Game) -> Callable[[State], list[Advice]] | None:
+    """The ``advise(state)`` function of a game's module or of the package that holds it."""
+    module = type(game).__module__
+    while module:
+        advise = getattr(importlib.import_module(module), "advise", None)
+        if callable(advise):
+            return advise
+        module = module.rpartition(".")[0]
+    return None
+
+
+_INTENTS: dict[str, Callable[[Session], ViewState]] = {
+    "UNDO": Session.undo,
+    "REDO": Session.redo,
+    "NEXT": lambda s: s.move_cursor(1),
+    "PREVIOUS": lambda s: s.move_cursor(-1),
+    "CONFIRM": Session.confirm,
+    "HOME": Session.leave,
+}

@@ -1,0 +1,178 @@
+import sqlite3
+
+import pytest
+
+from assistant.session import ERROR, EXPLAIN, Session
+from assistant.store import Store
+from engine import registry
+from engine.core import CHANCE, TERMINAL
+from engine.match import Player
+from toy_game import Decide, Roll, ToyGame
+
+registry.register(ToyGame)
+
+
+@pytest.fixture
+def store(tmp_path):
+    with Store(tmp_path / "records.sqlite3") as opened:
+        yield opened
+
+
+@pytest.fixture
+def session(store):
+    return Session(store)
+
+
+def stored_lines(path, match_id):
+    """What another reader of the database sees (a separate connection)."""
+    db = sqlite3.connect(path)
+    try:
+        return [line for (line,) in db.execute("SELECT line FROM actions WHERE match_id = ? ORDER BY seq", (match_id,))]
+    finally:
+        db.close()
+
+
+def test_home_view_lists_games_players_and_nothing_to_resume(session):
+    view = session.view
+    assert view.screen == "home" and "toy" in view.games and view.unfinished == ()
+
+
+def test_new_match_shows_the_game_and_its_chance_node(session):
+    view = session.new_match("toy", [Player("Ana", "red"), "Ben"])
+    assert view.screen == "game" and view.game_id == "toy" and view.names == ("Ana", "Ben")
+    assert view.to_play == CHANCE and len(view.chance) == 6
+    assert [c.action for c in view.choices] == [Roll(f) for f in range(1, 7)]
+    assert view.seats[0].colour == "red" and not view.can_undo
+
+
+def test_every_view_change_is_already_in_the_database(session, store):
+    session.new_match("toy", ["Ana", "Ben"])
+    seen = []
+
+    def check(view):
+        seen.append((view.moves, stored_lines(store.path, view.match_id)))
+
+    session.subscribe(check)
+    for line in ["roll 4", "again", "roll 5", "bank"]:
+        session.play(line)
+    session.undo()
+    assert [moves for moves, _ in seen] == [1, 2, 3, 4, 3]
+    assert all(len(lines) == moves for moves, lines in seen)
+    assert seen[-1][1] == ["roll 4", "again", "roll 5"]
+
+
+def test_illegal_action_changes_nothing_and_says_why(session, store):
+    session.new_match("toy", ["Ana", "Ben"])
+    session.play("roll 3")
+    before = session.view.state
+    view = session.play(Roll(5))
+    assert view.state == before and view.moves == 1
+    assert view.message.kind == ERROR and view.message.text == "the player must decide first"
+    assert stored_lines(store.path, view.match_id) == ["roll 3"]
+    view = session.play("jump")
+    assert view.message.kind == ERROR and "cannot read 'jump'" in view.message.text
+
+
+def test_why_not_explains_without_playing(session):
+    session.new_match("toy", ["Ana", "Ben"])
+    view = session.why_not(Decide(False))
+    assert view.message.kind == EXPLAIN and view.moves == 0
+    assert view.message.text == "bank is not allowed: roll the die first"
+    assert session.why_not("roll 2").message.text == "roll 2 is allowed now"
+
+
+def test_undo_and_redo_persist_and_restore_states(session, store):
+    session.new_match("toy", ["Ana", "Ben"])
+    states = [session.view.state]
+    for line in ["roll 6", "bank", "roll 2"]:
+        states.append(session.play(line).state)
+    assert session.undo().state == states[2]
+    assert session.undo().state == states[1]
+    assert stored_lines(store.path, session.view.match_id) == ["roll 6"]
+    view = session.redo()
+    assert view.state == states[2] and view.can_redo
+    assert stored_lines(store.path, view.match_id) == ["roll 6", "bank"]
+    view = session.play("roll 3")  # a new action forgets the undone one
+    assert not view.can_redo and session.redo().message.text == "nothing to redo"
+
+
+def test_undo_at_the_start_says_so(session):
+    session.new_match("toy", ["Ana", "Ben"])
+    assert session.undo().message.text == "nothing to undo: the match is at its start"
+
+
+def test_finished_match_goes_to_results_and_undo_reopens_it(session, store):
+    view = session.new_match("toy", ["Ana", "Ben"], {"goal": 5})
+    for line in ["roll 6", "bank"]:
+        view = session.play(line)
+    assert view.to_play == TERMINAL and view.outcome.winners == (0,)
+    assert view.turn == "Game over: Ana wins"
+    assert [r.match_id for r in store.results()] == [view.match_id]
+    session.undo()
+    assert store.results() == () and [r.id for r in store.unfinished()] == [view.match_id]
+
+
+def test_resume_reopens_exactly_where_the_game_was(store, tmp_path):
+    first = Session(store)
+    first.new_match("toy", ["Ana", "Ben"])
+    for line in ["roll 4", "again", "roll 3"]:
+        first.play(line)
+    expected = first.view.state
+    first.leave()
+    assert [r.lines for r in first.view.unfinished] == [("roll 4", "again", "roll 3")]
+    with Store(store.path) as again:
+        view = Session(again).resume()
+        assert view.state == expected and view.moves == 3 and view.names == ("Ana", "Ben")
+
+
+def test_resume_of_a_log_that_no_longer_replays_is_refused_and_kept(session, store):
+    match_id = store.start_match("toy", {}, [Player("Ana"), Player("Ben")])
+    store.append_action(match_id, 1, "roll 9")
+    view = session.resume(match_id)
+    assert view.screen == "home" and view.message.kind == ERROR
+    assert "action 1 'roll 9' does not replay" in view.message.text
+    assert store.load_match(match_id).lines == ("roll 9",)
+
+
+def test_bad_setups_are_refused_with_a_message_and_nothing_stored(session, store):
+    assert "for 2 to 2 players" in session.new_match("toy", ["Ana"]).message.text
+    assert session.new_match("toy", ["Ana", "ana"]).message.text == "two players have the same name"
+    assert "unknown option 'gaol'" in session.new_match("toy", ["Ana", "Ben"], {"gaol": 3}).message.text
+    assert "unknown game 'chess'" in session.new_match("chess", ["Ana", "Ben"]).message.text
+    assert store.unfinished() == () and session.view.screen == "home"
+
+
+def test_a_failed_write_leaves_the_view_unchanged(session, store):
+    session.new_match("toy", ["Ana", "Ben"])
+    before = session.view
+    store._db.execute("CREATE TRIGGER refuse BEFORE INSERT ON actions BEGIN SELECT RAISE(ABORT, 'disk full'); END")
+    view = session.play("roll 4")
+    assert view.state == before.state and view.moves == 0
+    assert view.message.kind == ERROR and "disk full" in view.message.text
+
+
+def test_button_intents_move_the_highlight_and_confirm(session):
+    session.new_match("toy", ["Ana", "Ben"])
+    session.handle_intent("NEXT")
+    session.handle_intent("NEXT")
+    session.handle_intent("PREVIOUS")
+    assert session.view.cursor == 1
+    view = session.handle_intent("CONFIRM")
+    assert view.last == "roll 2"
+    assert session.handle_intent("UNDO").moves == 0
+    assert session.handle_intent("NO_SUCH_BUTTON") is session.view
+
+
+def test_abandon_removes_the_match_from_the_resume_list(session, store):
+    session.new_match("toy", ["Ana", "Ben"])
+    session.play("roll 2")
+    view = session.abandon()
+    assert view.screen == "home" and view.unfinished == ()
+
+
+def test_notices_stand_until_dismissed(session):
+    session.notify("no camera: enter dice and cards by touch")
+    session.notify("no camera: enter dice and cards by touch")
+    assert session.view.notices == ("no camera: enter dice and cards by touch",)
+    session.new_match("toy", ["Ana", "Ben"])
+    assert session.view.notices and not session.dismiss_notices().notices
