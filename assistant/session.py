@@ -162,11 +162,14 @@ class Session:
         self._match = self._match_id = self._advise = None
         return self._publish(self._home_view(self._view.revision + 1, None))
 
-    def abandon(self) -> ViewState:
-        """Give up the current match: it leaves the list of games to resume."""
-        if self._match_id is not None and self._write(lambda: self.store.abandon_match(self._match_id)) is None:
+    def abandon(self, match_id: int | None = None) -> ViewState:
+        """Give up a match (the current one by default): it leaves the list of games to resume."""
+        match_id = self._match_id if match_id is None else match_id
+        if match_id is not None and self._write(lambda: self.store.abandon_match(match_id)) is None:
             return self._view
-        return self.leave()
+        if match_id == self._match_id:
+            return self.leave()
+        return self._refresh(None)
 
     def save_player(self, name: str, colour: str = "") -> ViewState:
         player = self._write(lambda: self.store.save_player(name, colour))
@@ -196,8 +199,9 @@ class Session:
         outcome = after.outcome() if after.is_terminal() else None
         if self._write(lambda: self.store.append_action(self._match_id, seq, str(action), outcome)) is None:
             return self._view
+        played = self._played_text(action)
         match.push(action)
-        return self._game_changed(Message(self._played_text(action, after)))
+        return self._game_changed(Message(played))
 
     def why_not(self, action: Action | str) -> ViewState:
         """The engine's reason an action is not allowed now (or that it is allowed)."""
@@ -352,12 +356,13 @@ class Session:
                 return tr("Game over: {name} wins", name=names[winners[0]])
             return tr("Game over: {names} share the win", names=", ".join(names[w] for w in winners))
         if to_play == CHANCE:
-            return tr("Waiting for the table: enter what the dice or cards show")
+            return tr("Waiting for the dice or cards")
         if to_play == SIMULTANEOUS:
             return tr("Everyone plays now")
         return tr("{name} to play", name=names[to_play])
 
-    def _played_text(self, action: Action, after: State) -> Text:
+    def _played_text(self, action: Action) -> Text:
+        """Who did what, for the message line (called before the action is applied)."""
         seat = self._match.state.acting_player(action)
         if 0 <= seat < len(self._match.players):
             return tr("{name}: {action}", name=self._match.players[seat].name, action=str(action))
@@ -389,11 +394,12 @@ def advisor(game: Game) -> Callable[[State], list[Advice]] | None:
     return None
 
 
+# By the names of hardware.intents.Intent (buttons and the serial panel).
 _INTENTS: dict[str, Callable[[Session], ViewState]] = {
-    "UNDO": Session.undo,
-    "REDO": Session.redo,
-    "NEXT": lambda s: s.move_cursor(1),
-    "PREVIOUS": lambda s: s.move_cursor(-1),
     "CONFIRM": Session.confirm,
-    "HOME": Session.leave,
+    "UNDO": Session.undo,
+    "NEXT": lambda s: s.move_cursor(1),
+    "DOWN": lambda s: s.move_cursor(1),
+    "UP": lambda s: s.move_cursor(-1),
+    "MENU": Session.leave,
 }

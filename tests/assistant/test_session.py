@@ -7,6 +7,7 @@ from assistant.store import Store
 from engine import registry
 from engine.core import CHANCE, TERMINAL
 from engine.match import Player
+from hardware.intents import Intent
 from toy_game import Decide, Roll, ToyGame
 
 registry.register(ToyGame)
@@ -153,14 +154,15 @@ def test_a_failed_write_leaves_the_view_unchanged(session, store):
 
 def test_button_intents_move_the_highlight_and_confirm(session):
     session.new_match("toy", ["Ana", "Ben"])
-    session.handle_intent("NEXT")
-    session.handle_intent("NEXT")
-    session.handle_intent("PREVIOUS")
+    session.handle_intent(Intent.NEXT)
+    session.handle_intent("DOWN")
+    session.handle_intent(Intent.UP)
     assert session.view.cursor == 1
-    view = session.handle_intent("CONFIRM")
+    view = session.handle_intent(Intent.CONFIRM)
     assert view.last == "roll 2"
-    assert session.handle_intent("UNDO").moves == 0
+    assert session.handle_intent(Intent.UNDO).moves == 0
     assert session.handle_intent("NO_SUCH_BUTTON") is session.view
+    assert session.handle_intent(Intent.MENU).screen == "home"
 
 
 def test_abandon_removes_the_match_from_the_resume_list(session, store):
@@ -168,6 +170,10 @@ def test_abandon_removes_the_match_from_the_resume_list(session, store):
     session.play("roll 2")
     view = session.abandon()
     assert view.screen == "home" and view.unfinished == ()
+    other = session.new_match("toy", ["Ana", "Ben"]).match_id
+    session.leave()
+    assert [r.id for r in session.view.unfinished] == [other]
+    assert session.abandon(other).unfinished == ()
 
 
 def test_notices_stand_until_dismissed(session):

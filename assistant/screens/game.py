@@ -1,0 +1,162 @@
+"""What every game screen shares: header with whose turn, undo / redo, "why not?", the legal
+actions with advice, touch entry of chance outcomes, the end-of-game ranking.
+
+A game's screen subclasses ``GameScreen`` and sets ``board_class`` (its board widget, which has
+``update(view)`` and calls ``screen.attempt(action)`` when touched) and ``picker_class`` (touch
+entry of its chance outcomes, with ``update(view)``); ``label(choice)`` words an action.
+"""
+from __future__ import annotations
+
+from kivy.app import App
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.screenmanager import Screen
+
+from assistant.screens import palette
+from assistant.screens.text import number
+from assistant.screens.widgets import TouchButton
+from assistant.session import Choice, ViewState
+from engine.core import CHANCE, TERMINAL, Action
+
+
+class GameScreen(Screen):
+    board_class: type | None = None
+    picker_class: type | None = None
+    lowest_wins = False  # the final ranking's order (Hilo: the lowest total wins)
+    side_width = NumericProperty(290)
+
+    title = StringProperty("")
+    turn_text = StringProperty("")
+    side_title = StringProperty("")
+    choice_rows = ListProperty([])
+    seat_rows = ListProperty([])
+    chance_mode = BooleanProperty(False)
+    why_mode = BooleanProperty(False)
+    can_undo = BooleanProperty(False)
+    can_redo = BooleanProperty(False)
+    over = BooleanProperty(False)
+    ranking_rows = ListProperty([])
+    view = ObjectProperty(None, allownone=True)
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.board = (self.board_class or GenericBoard)(screen=self)
+        self.ids.board_area.add_widget(self.board, index=len(self.ids.board_area.children))
+        self.picker = (self.picker_class or ChancePicker)(screen=self)
+        self.ids.chance_area.add_widget(self.picker)
+
+    # --- from the session ------------------------------------------------------------------------
+
+    def update(self, view: ViewState) -> None:
+        app = App.get_running_app()
+        self.view = view
+        self.title = view.title
+        self.turn_text = app.t(view.turn)
+        self.chance_mode = view.to_play == CHANCE
+        self.over = view.to_play == TERMINAL
+        self.can_undo, self.can_redo = view.can_undo, view.can_redo
+        self.seat_rows = [seat_row(seat, index, view) for index, seat in enumerate(view.seats)]
+        self.choice_rows = [self._choice_row(app, view, i, c) for i, c in enumerate(view.choices)]
+        self.side_title = app.tr("Why not? Tap the move you mean") if self.why_mode else (
+            app.tr("Enter what the table shows") if self.chance_mode else app.tr("Legal moves, best first"))
+        self.ranking_rows = self._ranking(view) if self.over else []
+        self.board.update(view)
+        self.picker.update(view)
+
+    def _choice_row(self, app, view: ViewState, index: int, choice: Choice) -> dict:
+        seat = choice.seat
+        rgba = palette.colour(view.seats[seat].colour) if 0 <= seat < len(view.seats) else palette.RAISED
+        return {"label": app.t(self.label(choice)), "advice": app.t(choice.advice), "best": choice.best,
+                "highlighted": index == view.cursor, "seat_rgba": rgba, "screen": self}
+
+    def label(self, choice: Choice) -> str:
+        """How an action is written in the list; games override to put it in words."""
+        return choice.notation
+
+    def _ranking(self, view: ViewState) -> list[dict]:
+        """Final places, best first; tied scores share a place."""
+        app = App.get_running_app()
+        scores = view.outcome.scores
+        sign = 1 if self.lowest_wins else -1
+        order = sorted(range(len(view.seats)), key=lambda s: sign * scores[s])
+        return [{"text": app.tr("{place}. {name}: {points}", name=view.seats[s].name, points=number(scores[s]),
+                                place=1 + sum(sign * other < sign * scores[s] for other in scores)),
+                 "rgba": palette.ACCENT if s in view.outcome.winners else palette.TEXT}
+                for s in order]
+
+    # --- intents ---------------------------------------------------------------------------------
+
+    def attempt(self, action: Action) -> None:
+        """A touch meaning ``action``: play it, or in "why not?" mode ask whether it is allowed."""
+        session = App.get_running_app().session
+        if self.why_mode:
+            self.why_mode = False
+            session.why_not(action)
+        else:
+            session.play(action)
+
+    def choose(self, index: int) -> None:
+        self.attempt(self.view.choices[index].action)
+
+    def ask(self, notation: str) -> None:
+        """ "Why not?" for a move typed in notation (for moves no board touch can express)."""
+        self.why_mode = False
+        if notation.strip():
+            App.get_running_app().session.why_not(notation.strip())
+
+    def toggle_why(self) -> None:
+        self.why_mode = not self.why_mode
+        if self.view is not None:
+            self.update(self.view)
+
+    def undo(self) -> None:
+        App.get_running_app().session.undo()
+
+    def redo(self) -> None:
+        App.get_running_app().session.redo()
+
+    def home(self) -> None:
+        App.get_running_app().session.leave()
+
+    def play_again(self) -> None:
+        view = self.view
+        match = App.get_running_app().session.match
+        App.get_running_app().session.new_match(view.game_id, match.players, dict(view.options))
+
+
+def seat_row(seat, index: int, view: ViewState) -> dict:
+    return {"name": seat.name, "score": number(seat.score), "rgba": palette.colour(seat.colour),
+            "ink": palette.ink(seat.colour), "active": seat.to_play}
+
+
+class GenericBoard(BoxLayout):
+    """For a game without its own screen: the players, their scores and the position in words."""
+
+    screen = ObjectProperty(None)
+    seats = ListProperty([])
+    text = StringProperty("")
+
+    def update(self, view: ViewState) -> None:
+        self.seats = self.screen.seat_rows
+        try:
+            self.text = view.state.describe(view.names)
+        except NotImplementedError:
+            self.text = App.get_running_app().tr("Last move: {move}", move=view.last or "-")
+
+
+class ChancePicker(BoxLayout):
+    """Touch entry of a chance outcome by its notation (games with many outcomes override)."""
+
+    screen = ObjectProperty(None)
+    rows = ListProperty([])
+
+    def update(self, view: ViewState) -> None:
+        self.rows = [{"text": str(action), "index": i, "picker": self} for i, (action, _) in enumerate(view.chance)]
+
+    def pick(self, index: int) -> None:
+        self.screen.attempt(self.screen.view.chance[index][0])
+
+
+class OutcomeButton(TouchButton):
+    index = NumericProperty(0)
+    picker = ObjectProperty(None, allownone=True)

@@ -1,0 +1,48 @@
+"""Colours of the screens: a dark theme readable under club lighting, and the players' colours.
+
+Player and card colour names are the palette names used in configuration and by the camera
+(red, orange, yellow, lime, green, blue, purple, pink); unknown names are shown grey.
+"""
+from __future__ import annotations
+
+BACKGROUND = (0.11, 0.12, 0.14, 1)
+PANEL = (0.17, 0.19, 0.22, 1)
+RAISED = (0.24, 0.27, 0.31, 1)
+TEXT = (0.96, 0.96, 0.94, 1)
+DIM = (0.66, 0.69, 0.73, 1)
+ACCENT = (0.96, 0.71, 0.16, 1)      # amber: highlights, the best advice, the active seat
+GOOD = (0.25, 0.70, 0.45, 1)
+BAD = (0.90, 0.30, 0.30, 1)
+EXPLAIN = (0.35, 0.60, 0.95, 1)
+CARD_BACK = (0.30, 0.24, 0.45, 1)
+
+PLAYER_COLOURS = {
+    "red": (0.90, 0.28, 0.30, 1),
+    "orange": (0.97, 0.48, 0.13, 1),
+    "yellow": (0.98, 0.84, 0.20, 1),
+    "lime": (0.66, 0.86, 0.30, 1),
+    "green": (0.19, 0.62, 0.40, 1),
+    "blue": (0.15, 0.52, 0.95, 1),
+    "purple": (0.58, 0.35, 0.80, 1),
+    "pink": (0.86, 0.35, 0.65, 1),
+}
+UNKNOWN = (0.55, 0.55, 0.55, 1)
+LIGHT_COLOURS = {"yellow", "lime", "orange"}  # need dark text on top
+
+
+def colour(name: str) -> tuple[float, float, float, float]:
+    return PLAYER_COLOURS.get(name, UNKNOWN)
+
+
+def ink(name: str) -> tuple[float, float, float, float]:
+    """The text colour that reads on a background of colour ``name``."""
+    return (0.08, 0.08, 0.08, 1) if name in LIGHT_COLOURS else TEXT
+
+
+def message_colour(kind: str) -> tuple[float, float, float, float]:
+    return {"error": BAD, "explain": EXPLAIN}.get(kind, RAISED)
+
+
+def next_colour(used: set[str]) -> str:
+    """The first palette colour nobody at the table has yet."""
+    return next((name for name in PLAYER_COLOURS if name not in used), "")
