@@ -31,7 +31,7 @@ class _Button:
     def poll(self) -> list[Intent]:
         self.debouncer.feed(bool(self.device.is_active))  # in case an edge event was missed
         level = self.debouncer.poll()
-        intents = self.presses.update(level) if level is not None else []
+        intents = self.presses.update(level, self.debouncer.since) if level is not None else []
         return intents + self.presses.poll()
 
     def deadline(self) -> float | None:

@@ -16,9 +16,10 @@ class Debouncer:
             raise ValueError(f"settle time must be 0 or more seconds, got {settle_s}")
         self.settle_s = settle_s
         self.level = level
+        self.since = clock()  # when the contact first reached the accepted level
         self._clock = clock
         self._raw = level
-        self._raw_since = clock()
+        self._raw_since = self.since
 
     def feed(self, raw: bool) -> None:
         """Record the contact's raw level now (repeating the same level changes nothing)."""
@@ -31,6 +32,7 @@ class Debouncer:
         due = self.deadline()
         if due is not None and self._clock() >= due:
             self.level = self._raw
+            self.since = self._raw_since
             return self.level
         return None
 

@@ -83,6 +83,7 @@ class Indicators:
     def close(self) -> None:
         """Turn everything off and release the pins; closing twice is harmless."""
         for device in self._outputs.values():
+            device.off()  # stops a pattern still playing, leaving the output dark and silent
             device.close()
         self._outputs = {}
 

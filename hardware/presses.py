@@ -25,12 +25,13 @@ class PressDetector:
         self._clock = clock
         self._pressed_at: float | None = None  # set while held and the long press has not fired
 
-    def update(self, pressed: bool) -> list[Intent]:
-        """The button's debounced level changed; return the intents this sends."""
+    def update(self, pressed: bool, since: float | None = None) -> list[Intent]:
+        """The button's debounced level changed (at clock time ``since``, default now); return
+        the intents this sends. Holding is timed from ``since``, the moment of the press itself."""
         if self.long is None:
             return [self.short] if pressed else []
         if pressed:
-            self._pressed_at = self._clock()
+            self._pressed_at = self._clock() if since is None else since
             return []
         fired_short = self._pressed_at is not None
         self._pressed_at = None

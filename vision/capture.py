@@ -344,6 +344,7 @@ class Camera:
         self._failures = 0
         self._index = 0
         self._due: float | None = None
+        self.status: CameraStatus | None = None
 
     def open(self) -> FrameSource:
         """Open the first source that works; CaptureError listing every attempt when none does."""
@@ -374,10 +375,10 @@ class Camera:
                     log.warning("camera: %s", exc)
                     self._drop_active()
                     self._failures = 0
-                    self._on_status(CameraStatus.LOST, str(exc))
+                    self._report(CameraStatus.LOST, str(exc))
                     continue
                 if image is None:
-                    self._on_status(CameraStatus.ENDED, self.active.name)
+                    self._report(CameraStatus.ENDED, self.active.name)
                     return None
                 if not self.active.live:
                     self._pace()
@@ -396,15 +397,21 @@ class Camera:
         except CaptureError as exc:
             if self._failures == 0:
                 log.error("camera: %s", exc)
-                self._on_status(CameraStatus.LOST, str(exc))
+                self._report(CameraStatus.LOST, str(exc))
             delay = min(self._retry[1], self._retry[0] * 2 ** self._failures)
             self._failures += 1
             self._wait(delay)
             return False
         self._failures = 0
         self._due = None
-        self._on_status(CameraStatus.LIVE, self.active.name)
+        self._report(CameraStatus.LIVE, self.active.name)
         return True
+
+    def _report(self, status: CameraStatus, detail: str) -> None:
+        """Tell ``on_status`` when the status changes (with what happened, or which source)."""
+        if status != self.status:
+            self.status = status
+            self._on_status(status, detail)
 
     def _pace(self) -> None:
         now = self._clock()
