@@ -113,18 +113,24 @@ def report_no_gpio(reason: str) -> None:
         )
 
 
+def load_pin_factory():
+    """gpiozero's default pin factory for this machine; gpiozero's error when there is none."""
+    from gpiozero import Device
+
+    with warnings.catch_warnings():  # gpiozero warns about every factory it falls back from
+        warnings.simplefilter("ignore")
+        Device.ensure_pin_factory()
+    return Device.pin_factory
+
+
 def pin_factory(requested=None):
-    """The gpiozero pin factory to use, or None (reported once) when this machine has no GPIO."""
+    """The pin factory to use, or None (reported once) when this machine has no GPIO."""
     if requested is not None:
         return requested
-    from gpiozero import Device
     from gpiozero.exc import GPIOZeroError
 
     try:
-        with warnings.catch_warnings():  # gpiozero warns about every factory it falls back from
-            warnings.simplefilter("ignore")
-            Device.ensure_pin_factory()
+        return load_pin_factory()
     except (GPIOZeroError, ImportError, OSError) as exc:
         report_no_gpio(str(exc))
         return None
-    return Device.pin_factory

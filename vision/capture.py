@@ -30,6 +30,9 @@ SOURCES = ("auto", "v4l2", "picamera2", "video", "images", "synthetic", "none")
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".webp", ".tif", ".tiff")
 V4L_BY_ID = Path("/dev/v4l/by-id")
 GROUP_FIX = "sudo usermod -aG video $USER, then log out and in again"
+PLUG_IN_FIX = (f"plug the USB camera in; `ls {V4L_BY_ID}` lists the cameras (the udev rule that "
+               "systemd/install.sh installs names the first one /dev/table-assistant-camera), "
+               "or set camera.device")
 
 
 @dataclass(frozen=True)
@@ -107,7 +110,7 @@ class V4L2Source(FrameSource):
             target = int(self.device)
         else:
             if not os.path.exists(self.device):
-                raise self.fail("no such device", _plug_in_fix(self.device))
+                raise self.fail("no such device", PLUG_IN_FIX)
             if not os.access(self.device, os.R_OK | os.W_OK):
                 raise self.fail("permission denied", GROUP_FIX)
             target = os.path.realpath(self.device)  # OpenCV wants the /dev/videoN node itself
@@ -141,7 +144,7 @@ class V4L2Source(FrameSource):
             return image
         ok, image = self._cap.read()
         if not ok or image is None:
-            raise self.fail("stopped giving frames (unplugged?)", _plug_in_fix(self.device))
+            raise self.fail("stopped giving frames (unplugged?)", PLUG_IN_FIX)
         return image
 
     def close(self) -> None:
@@ -487,11 +490,6 @@ class CaptureThread:
 
     def __exit__(self, *exc) -> None:
         self.stop()
-
-
-def _plug_in_fix(device: str) -> str:
-    return (f"plug the USB camera in; `ls {V4L_BY_ID}` lists the cameras, and the udev rule in "
-            f"systemd/ names the first one /dev/table-assistant-camera (or set camera.device)")
 
 
 def sources_from_config(

@@ -1,0 +1,194 @@
+"""`table-assistant doctor` with injected probes: each problem is named with the command that fixes it."""
+import dataclasses
+import threading
+from pathlib import Path
+
+import pytest
+
+from assistant import settings as settings_mod
+from assistant.commands import doctor
+from vision.capture import Attempt, CaptureError
+
+NOWHERE = Path("/nonexistent/table-assistant.toml")
+ALL_GROUPS = {"video", "render", "input", "gpio", "dialout"}
+BY_ID = "/dev/serial/by-id/usb-Club_Table_Panel_0001-if00"
+
+
+def settings(**overrides):
+    values = {"serial.port": BY_ID, **overrides}
+    return settings_mod.load(overrides={k: str(v) for k, v in values.items()}, env={},
+                             system_file=NOWHERE, user_path=NOWHERE)
+
+
+def healthy(**changes) -> doctor.Probes:
+    """A Raspberry Pi where everything is in place."""
+    devices = {
+        "/dev/gpiochip*": ["/dev/gpiochip0"],
+        "/dev/serial/by-id/*": [BY_ID],
+        "/dev/dri/card*": ["/dev/dri/card0", "/dev/dri/card1"],
+        "/dev/input/event*": ["/dev/input/event0"],
+    }
+    probes = doctor.Probes(
+        user="kiosk", env={}, process_groups=set(ALL_GROUPS), account_groups=set(ALL_GROUPS),
+        existing_groups=ALL_GROUPS | {"sudo"},
+        glob=lambda pattern: devices.get(pattern, []),
+        exists=lambda path: path in {BY_ID, "/dev/ttyACM0"},
+        realpath=lambda path: "/dev/ttyACM0" if path in {BY_ID, "/dev/ttyACM0"} else path,
+        can_use=lambda path: True,
+        open_camera=lambda config: "V4L2 camera /dev/video0 gives 1280x720 frames",
+        load_gpio=lambda: "LGPIOFactory",
+        panel_hello=lambda port, baud: "big-panel 2.0.1 (protocol 1)",
+    )
+    return dataclasses.replace(probes, **changes)
+
+
+def findings(area, probes, **overrides):
+    return [f for f in doctor.diagnose(settings(**overrides), probes) if f.area == area]
+
+
+def only(area, probes, **overrides):
+    (finding,) = findings(area, probes, **overrides)
+    return finding
+
+
+def test_a_healthy_pi_passes_every_check(capsys):
+    assert doctor.run(None, settings(), healthy()) == 0
+    out = capsys.readouterr().out
+    for area in ("camera", "gpio", "serial", "display", "groups"):
+        assert f"ok    {area}" in out
+    assert "panel on /dev/serial/by-id/usb-Club_Table_Panel_0001-if00: big-panel 2.0.1" in out
+    assert "confirm GPIO17" in out and out.rstrip().endswith("Everything is ready.")
+
+
+def test_problems_print_their_fix_and_exit_1(capsys):
+    probes = healthy(account_groups={"video"}, process_groups={"video"})
+    assert doctor.run(None, settings(), probes) == 1
+    out = capsys.readouterr().out
+    assert "FAIL  groups" in out and "fix: sudo usermod -aG render,input,gpio,dialout kiosk" in out
+    assert "1 to fix, 0 warning(s)." in out
+
+
+def test_missing_groups_are_named_with_their_use():
+    finding = only("groups", healthy(account_groups={"video", "render"}, process_groups={"video", "render"},
+                                     existing_groups=ALL_GROUPS - {"gpio"}))
+    assert finding.level == doctor.FAIL
+    assert "not in input, dialout (input: the touchscreen; dialout: the serial panel)" in finding.message
+    assert finding.fix == "sudo usermod -aG input,dialout kiosk, then log out and in again"
+
+
+def test_a_group_added_but_not_yet_active_asks_for_a_new_login():
+    finding = only("groups", healthy(process_groups=ALL_GROUPS - {"dialout"}))
+    assert finding.level == doctor.WARN and "dialout" in finding.message
+    assert "log out and in again" in finding.fix
+
+
+def test_groups_that_this_system_does_not_have_are_not_asked_for():
+    finding = only("groups", healthy(existing_groups=ALL_GROUPS - {"gpio"}, account_groups=ALL_GROUPS - {"gpio"}))
+    assert finding.level == doctor.OK and "gpio does not exist on this system" in finding.message
+
+
+def test_root_is_pointed_to_the_service_user():
+    finding = only("groups", healthy(user="root", account_groups=set(), process_groups=set()))
+    assert finding.level == doctor.OK and "sudo -u table-assistant table-assistant doctor" in finding.message
+
+
+def test_a_camera_failure_lists_every_attempt_with_its_fix():
+    def fail(config):
+        raise CaptureError([Attempt("Raspberry Pi camera (picamera2)", "no camera detected", "check the ribbon cable"),
+                            Attempt("V4L2 camera /dev/video0", "permission denied", "sudo usermod -aG video $USER")])
+    found = findings("camera", healthy(open_camera=fail))
+    assert [(f.level, f.message, f.fix) for f in found] == [
+        (doctor.FAIL, "Raspberry Pi camera (picamera2): no camera detected", "check the ribbon cable"),
+        (doctor.FAIL, "V4L2 camera /dev/video0: permission denied", "sudo usermod -aG video $USER"),
+    ]
+
+
+def test_camera_turned_off_and_camera_settings_that_cannot_work():
+    assert only("camera", healthy(), **{"camera.source": "none"}).level == doctor.OK
+    real = healthy(open_camera=doctor._open_camera)
+    finding = only("camera", real, **{"camera.source": "synthetic"})
+    assert finding.level == doctor.FAIL and "needs a scene renderer" in finding.message
+    assert "[camera]" in finding.fix
+
+
+def test_the_real_camera_probe_reads_one_frame_of_a_recording(tmp_path):
+    import cv2
+    import numpy as np
+    cv2.imwrite(str(tmp_path / "table.png"), np.zeros((30, 40, 3), np.uint8))
+    finding = only("camera", healthy(open_camera=doctor._open_camera),
+                   **{"camera.source": "images", "camera.path": str(tmp_path)})
+    assert finding.level == doctor.OK and finding.message.endswith("gives 40x30 frames")
+
+
+@pytest.mark.parametrize("changes, level, message, fix", [
+    ({"glob": lambda p: []}, doctor.WARN, "no GPIO chip", ""),
+    ({"can_use": lambda p: not p.startswith("/dev/gpiochip")}, doctor.FAIL, "cannot use /dev/gpiochip0",
+     "sudo usermod -aG gpio kiosk"),
+    ({"load_gpio": lambda: (_ for _ in ()).throw(ImportError("No module named 'lgpio'"))}, doctor.FAIL,
+     "no pin library: No module named 'lgpio'", "sudo apt install python3-lgpio"),
+])
+def test_gpio_problems(changes, level, message, fix):
+    finding = only("gpio", healthy(**changes))
+    assert finding.level == level and message in finding.message and fix in finding.fix
+
+
+def test_gpio_off_and_gpio_settings_that_clash():
+    assert only("gpio", healthy(), **{"gpio.enabled": "false"}).message.startswith("off")
+    finding = only("gpio", healthy(), **{"gpio.buzzer": "17"})
+    assert finding.level == doctor.FAIL and "GPIO17 is already used" in finding.message
+
+
+def test_serial_panel_problems():
+    assert only("serial", healthy(), **{"serial.port": ""}).level == doctor.OK
+    none_plugged = only("serial", healthy(glob=lambda p: []), **{"serial.port": "auto"})
+    assert none_plugged.level == doctor.FAIL and "no USB serial device is plugged in" in none_plugged.message
+    two = healthy(glob=lambda p: [BY_ID, "/dev/serial/by-id/usb-Modem-if00"] if "serial" in p else ["x"])
+    assert "several devices" in only("serial", two, **{"serial.port": "auto"}).message
+    assert only("serial", healthy(), **{"serial.port": "auto"}).level == doctor.OK
+    missing = only("serial", healthy(), **{"serial.port": "/dev/ttyUSB7"})
+    assert missing.level == doctor.FAIL and f"devices in /dev/serial/by-id: {BY_ID}" in missing.message
+    locked = only("serial", healthy(can_use=lambda p: p != BY_ID))
+    assert locked.fix.startswith("sudo usermod -aG dialout kiosk")
+    silent = only("serial", healthy(panel_hello=lambda port, baud: (_ for _ in ()).throw(OSError("no HELLO"))))
+    assert silent.level == doctor.FAIL and "115200 baud" in silent.fix
+
+
+def test_an_unstable_tty_name_gets_its_stable_by_id_name():
+    warn, ok = findings("serial", healthy(), **{"serial.port": "/dev/ttyACM0"})
+    assert warn.level == doctor.WARN and warn.fix == f'set serial.port = "{BY_ID}" in /etc/table-assistant/config.toml'
+    assert ok.level == doctor.OK
+
+
+def test_the_real_serial_probe_talks_to_a_panel(pty_panel):
+    def answer():
+        pty_panel.receive("HELLO")
+        pty_panel.send("HELLO 1 pty-panel fw-9")
+    responder = threading.Thread(target=answer)
+    responder.start()
+    probes = healthy(panel_hello=doctor._panel_hello, exists=lambda p: True, glob=lambda p: [])
+    finding = only("serial", probes, **{"serial.port": str(pty_panel.link)})
+    responder.join()
+    assert finding.level == doctor.OK and finding.message.endswith("pty-panel fw-9 (protocol 1)")
+
+
+@pytest.mark.parametrize("changes, level, message, fix", [
+    ({"env": {"WAYLAND_DISPLAY": "wayland-1"}, "glob": lambda p: []}, doctor.OK, "WAYLAND_DISPLAY=wayland-1", ""),
+    ({"glob": lambda p: ["/dev/gpiochip0"] if "gpio" in p else []}, doctor.FAIL, "no screen device",
+     "vc4-kms-v3d"),
+    ({"can_use": lambda p: "dri" not in p}, doctor.FAIL, "cannot use /dev/dri/card0, /dev/dri/card1",
+     "sudo usermod -aG video,render kiosk"),
+    ({"can_use": lambda p: "input" not in p}, doctor.FAIL, "cannot read the touchscreen",
+     "sudo usermod -aG input kiosk"),
+    ({"glob": lambda p: ["/dev/dri/card0"] if "dri" in p else []}, doctor.WARN, "is the touchscreen connected", ""),
+])
+def test_display_problems(changes, level, message, fix):
+    finding = only("display", healthy(**changes))
+    assert finding.level == level and message in finding.message and fix in finding.fix
+
+
+def test_the_probes_of_this_machine_work_here(capsys):
+    probes = doctor.Probes.of_this_machine()
+    assert probes.user and probes.existing_groups
+    code = doctor.run(None, settings(**{"serial.port": "", "camera.source": "none"}), probes)
+    out = capsys.readouterr().out
+    assert code in (0, 1) and all(area in out for area in ("camera", "gpio", "serial", "display", "groups"))
