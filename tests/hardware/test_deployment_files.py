@@ -1,0 +1,93 @@
+"""The systemd unit, udev rules and install script agree with each other and with the settings."""
+import configparser
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from assistant import settings as settings_mod
+
+ROOT = Path(__file__).resolve().parents[2]
+SYSTEMD = ROOT / "systemd"
+INSTALL = (SYSTEMD / "install.sh").read_text()
+
+
+def unit() -> configparser.ConfigParser:
+    parser = configparser.ConfigParser(strict=False, interpolation=None)
+    parser.optionxform = str
+    parser.read(SYSTEMD / "table-assistant.service")
+    return parser
+
+
+def script_value(name: str) -> str:
+    value = re.search(rf"^{name}=(.+)$", INSTALL, flags=re.MULTILINE).group(1)
+    return re.sub(r"\$(\w+)", lambda m: script_value(m.group(1)), value)
+
+
+def test_the_unit_is_a_watched_notify_service_that_always_restarts():
+    service = unit()["Service"]
+    assert service["Type"] == "notify"
+    assert int(service["WatchdogSec"]) > 0
+    assert service["Restart"] == "always"
+    assert service["StateDirectory"] == "table-assistant"
+    assert unit()["Unit"]["StartLimitIntervalSec"] == "0"
+
+
+def test_the_unit_runs_what_the_install_script_installs_as_the_user_it_creates():
+    service = unit()["Service"]
+    assert service["ExecStart"] == f"{script_value('VENV')}/bin/table-assistant run"
+    assert service["User"] == script_value("APP_USER") == "table-assistant"
+    assert script_value("STATE_DIR") == "/var/lib/table-assistant"
+    assert "Environment=TABLE_ASSISTANT__APP__STATE_DIR=%S/table-assistant" in (
+        SYSTEMD / "table-assistant.service").read_text()
+
+
+def test_the_state_dir_override_in_the_unit_is_a_real_setting():
+    loaded = settings_mod.load(env={"TABLE_ASSISTANT__APP__STATE_DIR": "/var/lib/table-assistant"},
+                               system_file=Path("/nonexistent"), user_path=Path("/nonexistent"))
+    assert loaded["app.state_dir"] == "/var/lib/table-assistant"
+
+
+def test_the_install_script_installs_files_that_exist():
+    shipped = re.findall(r'"\$SRC/systemd/([\w.-]+)"', INSTALL)
+    assert sorted(shipped) == ["99-table-assistant.rules", "table-assistant.service"]
+    assert all((SYSTEMD / name).is_file() for name in shipped)
+
+
+def test_the_install_script_adds_the_groups_the_doctor_checks():
+    from assistant.commands import doctor
+    groups = re.search(r"^GROUPS_NEEDED=\((.+)\)$", INSTALL, flags=re.MULTILINE).group(1).split()
+    assert groups == list(doctor.GROUPS)
+    assert "--system-site-packages" in INSTALL  # picamera2 and lgpio come from apt
+
+
+def test_the_udev_names_are_the_ones_the_settings_and_docs_use():
+    rules = (SYSTEMD / "99-table-assistant.rules").read_text()
+    active = [line for line in rules.splitlines() if line and not line.startswith("#")]
+    links = {re.search(r'SYMLINK\+="([^"]+)"', line).group(1) for line in active}
+    assert links == {"table-assistant-camera", "table-assistant-panel"}
+    defaults = settings_mod.load(env={}, system_file=Path("/nonexistent"), user_path=Path("/nonexistent"))
+    assert defaults["camera.device"] == "/dev/table-assistant-camera"
+    assert "/dev/table-assistant-panel" in (ROOT / "docs" / "serial-protocol.md").read_text()
+
+
+def test_the_install_script_is_valid_bash():
+    subprocess.run(["bash", "-n", str(SYSTEMD / "install.sh")], check=True)
+
+
+@pytest.mark.skipif(shutil.which("shellcheck") is None, reason="shellcheck is not installed")
+def test_the_install_script_passes_shellcheck():
+    result = subprocess.run(["shellcheck", str(SYSTEMD / "install.sh")], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed")
+def test_systemd_accepts_the_unit(tmp_path):
+    # verify needs an existing program: stand /bin/true in for the app, which is not installed here
+    text = (SYSTEMD / "table-assistant.service").read_text()
+    copy = tmp_path / "table-assistant.service"
+    copy.write_text(re.sub(r"^ExecStart=\S+", "ExecStart=/bin/true", text, flags=re.MULTILINE))
+    result = subprocess.run(["systemd-analyze", "verify", str(copy)], capture_output=True, text=True)
+    assert result.returncode == 0 and result.stderr == "", result.stderr
