@@ -30,7 +30,8 @@ _PHASES_OF = {Draw: ("deal", "draw"), Roll: ("roll",), Keep: ("decide",), Reroll
 
 @lru_cache(maxsize=None)
 def _roll_actions(count: int) -> tuple[Roll, ...]:
-    """The Roll outcomes of ``count`` dice, in the order of ``roll_outcomes(count)`` (also sorted)."""
+    """The Roll outcomes of ``count`` dice, in the order of ``roll_outcomes(count)``, which is
+    also their sorted order."""
     return tuple(Roll(faces) for faces, _ in roll_outcomes(count))
 
 
@@ -80,14 +81,15 @@ class HoldUpState(State):
 
     def legal_actions(self) -> tuple[Action, ...]:
         if self._legal is None:
-            self._legal = sorted_actions(self._list_actions())
+            if self.phase == "roll":  # the most frequent list, built sorted once
+                self._legal = _roll_actions(DICE - len(self.dice))
+            else:
+                self._legal = sorted_actions(self._list_actions())
         return self._legal
 
     def _list_actions(self):
         if self.phase in ("deal", "draw"):
             return (Draw(*gem) for gem, count in zip(self.game.gems, self.draw) if count)
-        if self.phase == "roll":
-            return _roll_actions(DICE - len(self.dice))
         if self.phase == "decide":
             rerolls = sub_rolls(self.dice) if self.game.options.keep_dice_between_rolls else ()
             return (Keep(), Reroll(), *(Reroll(faces) for faces in rerolls))

@@ -1,11 +1,13 @@
 """Hold Up 4D6 rules: the spec's worked examples and the rule details around them."""
+import itertools
 from collections import Counter
 from fractions import Fraction
 
 import pytest
 
 from engine.core import CHANCE, TERMINAL, IllegalActionError
-from engine.holdup import (Draw, Flip, Gem, HoldUpGame, Keep, Place, Reroll, Roll, Steal)
+from assistant.i18n import translate
+from engine.holdup import (Draw, Flip, Gem, HoldUpGame, Keep, Place, Reroll, Roll, Steal, advise, preview)
 from engine.holdup.scoring import breakdown
 
 A, B, C, D, E = "diamond 1", "diamond 2", "ruby 5", "emerald 3", "sapphire 7"
@@ -316,3 +318,107 @@ def test_an_illegal_action_is_refused_and_changes_nothing(game):
     with pytest.raises(IllegalActionError) as refused:
         state.apply(Flip((1,)))
     assert refused.value.reason and state.to_dict() == before
+
+
+# --- preview before committing ----------------------------------------------------------------------
+
+def test_preview_of_keeping_names_captures_flips_and_cards_to_add(game):
+    state = position(game, [["ruby 7"], ["emerald 3"], [A, E]], dice=(1, 2, 4, 4))
+    assert preview(state, Keep()) == ("keep: you capture ruby 7, emerald 3; "
+                                      "the two 4s flip two different GV cards of your choice")
+    state = position(game, [["ruby 7"], ["emerald 3"], [A, E]], dice=(1, 2, 4, 6))
+    assert preview(state, Keep()) == ("keep: you capture ruby 7, emerald 3; the 4 flips one GV card of your choice; "
+                                      "one card will be added to a row of your choice")
+
+
+def test_preview_of_a_short_row_says_nothing_is_captured_and_the_4s_wait(game):
+    state = position(game, [[A, B], [C], [D, E]], dice=(2, 2, 4, 6))
+    assert preview(state, Keep()) == ("keep: row 2 has only 1 card but 2 dice show 2: you capture nothing anywhere; "
+                                      "the 4 is not resolved; one card will be added to a row of your choice")
+
+
+def test_preview_warns_about_the_last_card_and_four_fours(game):
+    state = position(game, [[A], [], []], dice=(1, 5, 5, 6), draw=["ruby 9", "ruby 8"])
+    assert preview(state, Keep()) == ("keep: you capture diamond 1; 2 cards will be added to rows of your choice; "
+                                      "only 2 of them are left in the draw pile; "
+                                      "you will place the last card of the draw pile: -10 points")
+    fours = position(game, [[A], [], []], dice=(4, 4, 4, 4), piles=[["ruby 2", "ruby 8"], [], []])
+    assert preview(fours, Keep()) == "keep: four 4s: you lose ruby 8, the top of your pile"
+
+
+def test_preview_of_other_choices(game):
+    state = position(game, [[A, B], [C], [D, E]], dice=(1, 4, 4, 5), gv=["VGV", "VVV", "VVV"]).apply(Keep())
+    assert preview(state, Flip((1, 3))) == "flip GV 1 3: your GV cards show G G G: at the end you take the top card of another player's pile"
+    assert preview(state, Flip((2, 3))) == "flip GV 2 3: your GV cards show V V G: no bonus"
+    with pytest.raises(IllegalActionError):
+        preview(state, Keep())
+
+
+def test_preview_is_translatable(game):
+    state = position(game, [["ruby 7"], ["emerald 3"], [A, E]], dice=(1, 2, 4, 6))
+    french = translate(preview(state, Keep()), "fr")
+    assert french.startswith("garder : vous capturez ruby 7, emerald 3") and "4" in french
+
+
+# --- advice ----------------------------------------------------------------------------------------
+
+def _capture_points(rows, dice):
+    """Independent oracle: the points captured by keeping ``dice`` (0 if any row is short)."""
+    if any(dice.count(r) > len(rows[r - 1]) for r in (1, 2, 3)):
+        return 0
+    return sum(int(card.split()[1]) for r in (1, 2, 3) for card in rows[r - 1][len(rows[r - 1]) - dice.count(r):])
+
+
+def test_keep_versus_reroll_is_exact_over_the_1296_outcomes(game):
+    # Only row 1 holds a card (ruby 9); the player shows V V V with an empty pile. Keeping a roll:
+    # +9 if it captures the ruby; any 1-3 4s (when nothing is short) flip away V V V: -10.
+    rows = [["ruby 9"], [], []]
+    state = position(game, rows, dice=(1, 5, 5, 6), gv=["VVV", "VVG", "VVG"])
+
+    def gain(dice):
+        short = any(dice.count(r) > len(rows[r - 1]) for r in (1, 2, 3))
+        flips_lose_vvv = not short and 1 <= dice.count(4) <= 3
+        return _capture_points(rows, dice) - (10 if flips_lose_vvv else 0)
+
+    expected = Fraction(sum(gain(d) for d in itertools.product(range(1, 7), repeat=4)), 1296)
+    advice = advise(state)
+    values = {a.action: a.value for a in advice}
+    assert values[Keep()] == 9 and values[Reroll()] == expected
+    assert advice[0].action == Keep() and "+9" in advice[0].text and "1,296" in advice[1].text
+
+
+def test_reroll_beats_keeping_a_losing_roll(game):
+    state = position(game, [["ruby 9"], [], []], dice=(1, 4, 5, 6), gv=["VVV", "VVG", "VVG"])
+    advice = advise(state)
+    assert advice[0].action == Reroll() and dict((a.action, a.value) for a in advice)[Keep()] == 9 - 10
+
+
+def test_placement_advice_leaves_the_next_player_the_least(game):
+    rows = [[A, B], [], ["emerald 3"]]
+    state = position(game, rows, phase="draw", dice=(1, 1, 2, 5), to_place=1).apply(Draw("ruby", 9))
+    advice = advise(state)
+
+    def exposure(row):
+        after = [list(r) for r in rows]
+        after[row - 1].append("ruby 9")
+        return Fraction(sum(_capture_points(after, d) for d in itertools.product(range(1, 7), repeat=4)), 1296)
+
+    assert {a.action: a.value for a in advice} == {Place(r): -exposure(r) for r in (1, 2, 3)}
+    assert advice[0].value == max(-exposure(r) for r in (1, 2, 3))
+    assert "on average" in advice[0].text
+
+
+def test_flip_advice_prefers_keeping_vvv(game):
+    state = position(game, [[A, B], [C], [D, E]], dice=(1, 4, 4, 5), gv=["VGG", "VVV", "VVV"]).apply(Keep())
+    best = advise(state)[0]
+    assert best.action == Flip((2, 3)) and best.value == 10  # G G -> V V: V V V is worth +10
+
+
+def test_steal_advice_takes_the_best_card(game):
+    state = _end_position(game, ["GGG", "VVG", "GVV"], [["emerald 1"], ["sapphire 2", "sapphire 8"], ["diamond 5"]])
+    advice = advise(state)
+    assert [a.action for a in advice] == [Steal(1), Steal(2)] and [a.value for a in advice] == [8, 5]
+
+
+def test_no_advice_at_chance_nodes_or_the_end(game):
+    assert advise(game.new_initial_state()) == []
