@@ -1,0 +1,67 @@
+"""How the engine names places, lines, players and the step the table is at, for players."""
+from __future__ import annotations
+
+from engine.text import Text, tr
+from engine.hilo import phases as ph
+from engine.hilo.grid import Line
+
+
+def place(row: int, col: int) -> Text:
+    return tr("row {row}, column {column}", row=row + 1, column=col + 1)
+
+
+def line_name(line: Line) -> Text:
+    if line.kind == "row":
+        return tr("row {row}", row=line.index + 1)
+    if line.kind == "col":
+        return tr("column {column}", column=line.index + 1)
+    if line.kind == "diag":
+        return tr("the diagonal from the top left")
+    return tr("the diagonal from the top right")
+
+
+def player(seat: int, names=None) -> Text | str:
+    """The player's name when known, otherwise "player 2" (seats count from 1 for people)."""
+    if names is not None and 0 <= seat < len(names):
+        return names[seat]
+    return tr("player {number}", number=seat + 1)
+
+
+def players(seats, names=None) -> str:
+    return ", ".join(player(seat, names) for seat in seats)
+
+
+def awaited(state, names=None) -> Text:
+    """What the table should do next, in a sentence."""
+    if names is None:  # the referee asks this for every refused action: once per state is enough
+        if "awaited" not in state._cache:
+            state._cache["awaited"] = _awaited(state, None)
+        return state._cache["awaited"]
+    return _awaited(state, names)
+
+
+def _awaited(state, names) -> Text:
+    phase, who = state.phase, player(state.player, names)
+    if phase == ph.START:
+        return tr("turn up the top card of the draw pile to start the discard")
+    if phase == ph.SETUP:
+        return tr("every player first turns up two cards of their grid")
+    if phase == ph.TIE:
+        return tr("the table says who is the youngest of {players}", players=players(state.tied_for_first(), names))
+    if phase == ph.TURN:
+        return tr("{player} takes the discard or draws from the pile", player=who)
+    if phase == ph.DRAW:
+        return tr("say which card {player} drew", player=who)
+    if phase == ph.DRAWN:
+        return tr("{player} places the {card} or discards it and flips a face-down card",
+                  player=who, card=state.game.palette.name(state.drawn))
+    if phase in ph.REVEALS:
+        seat, row, col = state.pending
+        return tr("say which card {player} turned up at {place}", player=player(seat, names), place=place(row, col))
+    if phase == ph.HILO:
+        if state.game.options.optional_removal:
+            return tr("{player} removes a HILO line or keeps it", player=who)
+        return tr("{player} removes a HILO line", player=who)
+    if phase == ph.SLIDE:
+        return tr("{player} slides the cards together to close the gap the diagonal left", player=who)
+    return tr("the game is over")
