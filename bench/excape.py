@@ -1,0 +1,73 @@
+"""Excape engine speed: random full games per second, advice per second, longest game seen.
+
+Seeded; prints figures, passes or fails nothing. Run: python bench/excape.py
+"""
+from __future__ import annotations
+
+import random
+import time
+
+from engine.excape import ExcapeGame, advise
+from engine.excape.game import MAX_TRACK_LENGTH
+
+GAMES = 300
+SEED = 2024
+
+
+def play(game: ExcapeGame, rng: random.Random) -> tuple[list, int]:
+    """One random game to its end (every action validated by ``apply``); the decision states
+    met and the number of actions."""
+    state, actions, deciding = game.new_initial_state(), 0, []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            action = state.sample_chance(rng)
+        else:
+            deciding.append(state)
+            action = rng.choice(state.legal_actions())
+        state = state.apply(action)
+        actions += 1
+    return deciding, actions
+
+
+def bench_games(players: int, options: dict) -> list:
+    game, rng = ExcapeGame(players, options), random.Random(SEED)
+    start, actions, deciding = time.perf_counter(), 0, []
+    for _ in range(GAMES):
+        states, length = play(game, rng)
+        deciding += states
+        actions += length
+    seconds = time.perf_counter() - start
+    label = ", ".join(f"{k}={v}" for k, v in options.items()) or "default options"
+    print(f"{players} players, {label}: {GAMES / seconds:,.0f} random full games/s "
+          f"({actions / GAMES:.0f} actions a game, {actions / seconds:,.0f} actions/s)")
+    return deciding
+
+
+def bench_advice(states: list) -> None:
+    sample = random.Random(SEED).sample(states, min(300, len(states)))
+    start = time.perf_counter()
+    for state in sample:
+        advise(state)
+    seconds = time.perf_counter() - start
+    print(f"advise(): {len(sample) / seconds:,.0f} calls/s ({1000 * seconds / len(sample):.2f} ms each, exact fractions)")
+
+
+def longest_game() -> None:
+    game, rng = ExcapeGame(6, {"track_length": MAX_TRACK_LENGTH, "double_x_variant": True,
+                               "must_beat_lower_rungs": True}), random.Random(SEED)
+    lengths = [play(game, rng)[1] for _ in range(20)]
+    print(f"longest of 20 random 6-player games on a {MAX_TRACK_LENGTH}-space track: {max(lengths)} actions "
+          f"(max_game_length = {ExcapeGame.max_game_length})")
+
+
+def main() -> None:
+    deciding = []
+    for players in (3, 6):
+        deciding += bench_games(players, {})
+        bench_games(players, {"double_x_variant": True, "must_beat_lower_rungs": True})
+    bench_advice(deciding)
+    longest_game()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,16 @@
+"""Excape (Reiner Knizia): a dice race with a ladder. Rules: docs/notation.md and the spec.
+
+The names the application, the CLI and the tests use are exported here.
+"""
+from engine.excape.actions import Again, Place, parse_action
+from engine.excape.dice import ALL_ROLLS, DIE_A, DIE_B, X, Roll, combination_value, roll_from_faces
+from engine.excape.game import ExcapeGame, ExcapeOptions
+from engine.excape.ladder import Placement
+from engine.excape.risk import Dislodged, PlacementRisk, Risk, advise, risk
+from engine.excape.state import Bust, ExcapeState, RollOff
+
+__all__ = [
+    "ALL_ROLLS", "DIE_A", "DIE_B", "X", "Again", "Bust", "Dislodged", "ExcapeGame", "ExcapeOptions",
+    "ExcapeState", "Place", "Placement", "PlacementRisk", "Risk", "Roll", "RollOff", "advise",
+    "combination_value", "parse_action", "risk", "roll_from_faces",
+]
