@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable, Mapping
 
 from hardware import gpio
 from hardware.debounce import Debouncer
@@ -92,7 +92,10 @@ class GpioButtons:
             intents = [intent for button in self._buttons for intent in button.poll()]
         for intent in intents:
             log.debug("button: %s", intent)
-            self._on_intent(intent)
+            try:
+                self._on_intent(intent)
+            except Exception:  # the application's bug must not stop the buttons
+                log.exception("buttons: the intent callback failed")
         return intents
 
     def next_deadline(self) -> float | None:
@@ -150,9 +153,12 @@ class NoButtons:
 
 
 def open_buttons(
-    config: gpio.GpioConfig, on_intent: IntentCallback, pin_factory=None
+    config: gpio.GpioConfig | Mapping[str, Any], on_intent: IntentCallback, pin_factory=None
 ) -> GpioButtons | NoButtons:
-    """The configured buttons, or ``NoButtons`` when GPIO is off or missing (said once)."""
+    """The buttons of the [gpio] settings, or ``NoButtons`` when GPIO is off or missing (said once).
+
+    ValueError naming the setting when the settings are inconsistent."""
+    config = gpio.GpioConfig.of(config)
     if not config.enabled or not config.buttons:
         return NoButtons()
     factory = gpio.pin_factory(pin_factory)

@@ -34,6 +34,10 @@ class GpioConfig:
     beep: bool
 
     @classmethod
+    def of(cls, config: "GpioConfig | Mapping[str, Any]") -> "GpioConfig":
+        return config if isinstance(config, cls) else cls.from_mapping(config)
+
+    @classmethod
     def from_mapping(cls, section: Mapping[str, Any]) -> "GpioConfig":
         """Read the [gpio] table; ValueError naming the key for anything inconsistent."""
         long_press = section.get("long_press", {})

@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from enum import Enum
-from typing import Mapping
+from typing import Any, Mapping
 
 from hardware import gpio
 
@@ -110,8 +110,11 @@ class NoIndicators:
         pass
 
 
-def open_indicators(config: gpio.GpioConfig, pin_factory=None) -> Indicators | NoIndicators:
-    """The configured lights and buzzer, or ``NoIndicators`` when GPIO is off or missing."""
+def open_indicators(
+    config: gpio.GpioConfig | Mapping[str, Any], pin_factory=None
+) -> Indicators | NoIndicators:
+    """The lights and buzzer of the [gpio] settings, or ``NoIndicators`` when GPIO is off or missing."""
+    config = gpio.GpioConfig.of(config)
     wired = (config.led_ok, config.led_alert, config.buzzer if config.beep else gpio.NOT_WIRED)
     if not config.enabled or not any(wired):
         return NoIndicators()

@@ -12,7 +12,7 @@ import os
 import threading
 import time
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable, Mapping
 
 import serial
 
@@ -160,7 +160,7 @@ class SerialPanel:
                 if failures == 0:
                     log.warning("serial panel on %s not available (%s); trying again until it is",
                                 self.port, exc)
-                    self._on_status(False, str(exc))
+                    _deliver(self._on_status, False, str(exc))
                 else:
                     log.debug("serial panel on %s still not available (%s)", self.port, exc)
                 failures += 1
@@ -172,7 +172,7 @@ class SerialPanel:
                 self._talk(link)
             except (serial.SerialException, OSError) as exc:
                 log.warning("serial panel on %s lost (%s); reconnecting", device, exc)
-                self._on_status(False, str(exc))
+                _deliver(self._on_status, False, str(exc))
             finally:
                 self.panel = None
                 try:
@@ -213,7 +213,7 @@ class SerialPanel:
                 log.warning("serial panel: button %s ignored: the panel has not said HELLO %d",
                             message.intent, proto.VERSION)
             else:
-                self._on_intent(message.intent)
+                _deliver(self._on_intent, message.intent)
         elif isinstance(message, proto.PanelError):
             log.warning("serial panel refused a message: %s", message.reason)
         else:
@@ -229,13 +229,34 @@ class SerialPanel:
         with self._lock:
             self._dirty = set(self._state)  # a panel that (re)starts shows the current state again
         log.info("serial panel %s %s connected", hello.panel, hello.firmware)
-        self._on_status(True, f"{hello.panel} {hello.firmware}".strip())
+        _deliver(self._on_status, True, f"{hello.panel} {hello.firmware}".strip())
+
+
+def _deliver(callback: Callable[..., None], *args) -> None:
+    try:
+        callback(*args)
+    except Exception:  # the application's bug must not end the link
+        log.exception("serial panel: a callback failed")
 
 
 def _parse(line: bytes | proto.FrameError) -> proto.PanelMessage | None:
     if isinstance(line, proto.FrameError):
         raise line
     return proto.parse_panel_message(proto.decode(line))
+
+
+def open_panel(
+    config: Mapping[str, Any],
+    on_intent: Callable[[Intent], None],
+    on_status: Callable[[bool, str], None] | None = None,
+) -> SerialPanel | None:
+    """The panel of the [serial] settings, started, or None when serial.port is empty."""
+    if not config["port"]:
+        return None
+    return SerialPanel(
+        config["port"], on_intent, on_status=on_status, baudrate=int(config["baudrate"]),
+        retry_initial_s=float(config["retry_initial_s"]), retry_max_s=float(config["retry_max_s"]),
+    ).start()
 
 
 def _describe(line: bytes | proto.FrameError) -> str:

@@ -23,12 +23,20 @@ class FrameError(ValueError):
     """A line that is not a valid frame or message; the text says why."""
 
 
+def _crc8_of_byte(value: int) -> int:
+    for _ in range(8):
+        value = ((value << 1) ^ 0x07) & 0xFF if value & 0x80 else (value << 1) & 0xFF
+    return value
+
+
+_CRC8_TABLE = bytes(_crc8_of_byte(i) for i in range(256))
+
+
 def crc8(data: bytes) -> int:
+    """CRC-8, polynomial 0x07, initial value 0 (a table of the 256 one-byte steps)."""
     crc = 0
     for byte in data:
-        crc ^= byte
-        for _ in range(8):
-            crc = ((crc << 1) ^ 0x07) & 0xFF if crc & 0x80 else (crc << 1) & 0xFF
+        crc = _CRC8_TABLE[crc ^ byte]
     return crc
 
 

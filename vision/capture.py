@@ -172,12 +172,16 @@ class PiCameraSource(FrameSource):
             raise self.fail("picamera2 is not installed",
                             "sudo apt install python3-picamera2, and make the app's venv with "
                             "--system-site-packages (systemd/install.sh does both)") from None
-        if not picamera2.Picamera2.global_camera_info():
+        # libcamera also lists USB cameras, which the V4L2 source handles better
+        connected = [c for c in picamera2.Picamera2.global_camera_info()
+                     if "usb" not in str(c.get("Id", "")).lower()]
+        if not connected:
             raise self.fail("no camera detected on the camera connector",
                             "check the ribbon cable (contacts facing the right way), reboot, and "
                             "see that `rpicam-hello --list-cameras` lists it")
+        camera = None
         try:
-            camera = picamera2.Picamera2()
+            camera = picamera2.Picamera2(connected[0].get("Num", 0))
             # libcamera's "RGB888" is stored B, G, R: the byte order OpenCV calls BGR
             config = camera.create_video_configuration(
                 main={"size": self._size, "format": "RGB888"},
@@ -186,6 +190,8 @@ class PiCameraSource(FrameSource):
             camera.configure(config)
             camera.start()
         except Exception as exc:  # libcamera reports busy or broken cameras as RuntimeError and more
+            if camera is not None:
+                camera.close()  # or it keeps holding the camera
             raise self.fail(f"cannot start it: {exc}",
                             "stop any other program using the camera (only one may hold it)") from None
         self._camera = camera
@@ -474,7 +480,10 @@ class CaptureThread:
 
     def _run(self) -> None:
         for frame in self.camera.frames():
-            self._on_frame(frame)
+            try:
+                self._on_frame(frame)
+            except Exception:  # a reader's bug must not stop the camera
+                log.exception("camera: the frame callback failed")
 
     def start(self) -> "CaptureThread":
         self._thread.start()

@@ -174,10 +174,10 @@ def test_gpio_turned_off_in_the_settings_is_silent(no_gpio, caplog):
     assert caplog.records == []
 
 
-def test_on_a_pi_the_default_factory_is_used(mock_factory):
-    with open_buttons(config(), lambda intent: None) as buttons:
+def test_on_a_pi_the_default_factory_is_used_with_the_gpio_settings_as_they_are(mock_factory):
+    with open_buttons(SECTION, lambda intent: None) as buttons:
         assert isinstance(buttons, GpioButtons)
-    with open_indicators(config()) as lights:
+    with open_indicators(SECTION) as lights:
         assert not isinstance(lights, NoIndicators)
 
 
@@ -189,3 +189,19 @@ def test_pins_that_cannot_be_taken_fall_back_to_no_buttons(mock_factory, monkeyp
     finally:
         holder.close()
     assert any("buttons' pins cannot be used" in r.getMessage() for r in caplog.records)
+
+
+def test_a_failing_intent_callback_does_not_stop_the_buttons(mock_factory, clock, caplog):
+    sent = []
+
+    def on_intent(intent):
+        sent.append(intent)
+        raise RuntimeError("application bug")
+    cfg = config()
+    with GpioButtons(cfg.buttons, on_intent, pin_factory=mock_factory, clock=clock,
+                     debounce_s=cfg.debounce_s, background=False) as buttons:
+        for pin in (27, 22):
+            press(mock_factory, pin, clock)
+            buttons.poll()
+    assert sent == [Intent.UNDO, Intent.NEXT]
+    assert any("intent callback failed" in r.getMessage() for r in caplog.records)

@@ -9,7 +9,7 @@ import serial
 
 from hardware import serial_protocol as proto
 from hardware.intents import Intent
-from hardware.serial_panel import LineSplitter, SerialPanel, handshake, resolve_port
+from hardware.serial_panel import LineSplitter, SerialPanel, handshake, open_panel, resolve_port
 
 FAST = dict(retry_initial_s=0.01, retry_max_s=0.05, hello_interval_s=0.05, read_timeout_s=0.02)
 
@@ -184,3 +184,28 @@ def test_line_splitter_keeps_partial_lines_and_drops_overlong_ones():
     out = lines.feed(b"x" * 20)
     assert len(out) == 1 and isinstance(out[0], proto.FrameError)
     assert lines.feed(b"yyy\n$E*00\n") == [b"$E*00"]  # the rest of the long line is dropped too
+
+
+def test_open_panel_follows_the_serial_settings(pty_panel):
+    settings = {"port": "", "baudrate": 115200, "retry_initial_s": 0.01, "retry_max_s": 0.05}
+    assert open_panel(settings, lambda intent: None) is None
+    panel = open_panel({**settings, "port": str(pty_panel.link)}, lambda intent: None)
+    try:
+        assert pty_panel.receive("HELLO") == "HELLO 1 table-assistant"
+    finally:
+        panel.close()
+
+
+def test_a_failing_intent_callback_does_not_end_the_link(pty_panel, caplog):
+    delivered = queue.Queue()
+
+    def on_intent(intent):
+        delivered.put(intent)
+        raise RuntimeError("application bug")
+    with SerialPanel(str(pty_panel.link), on_intent, **FAST):
+        pty_panel.receive("HELLO")
+        pty_panel.send("HELLO 1 test-panel")
+        pty_panel.send("BTN up")
+        pty_panel.send("BTN down")
+        assert [delivered.get(timeout=5), delivered.get(timeout=5)] == [Intent.UP, Intent.DOWN]
+    assert any("a callback failed" in r.getMessage() for r in caplog.records)

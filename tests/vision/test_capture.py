@@ -176,10 +176,17 @@ def test_each_v4l2_failure_says_what_and_how_to_fix_it(tmp_path, monkeypatch, tr
     assert str(webcam.path) in str(caught.value) and "fix:" in str(caught.value)
 
 
-def fake_picamera2(cameras=({"Model": "imx708"},), fail_start=None):
+CSI_CAMERA = {"Model": "imx708", "Id": "/base/soc/i2c0mux/i2c@1/imx708@1a", "Num": 0}
+USB_CAMERA = {"Model": "uvcvideo", "Id": "/base/scb/pcie@7d500000/pci@0,0/usb@0,0-1.2:1.0-046d:0825", "Num": 0}
+
+
+def fake_picamera2(cameras=(CSI_CAMERA,), fail_start=None):
     calls = {}
 
     class Picamera2:
+        def __init__(self, camera_num=0):
+            calls["camera_num"] = camera_num
+
         @staticmethod
         def global_camera_info():
             return list(cameras)
@@ -232,9 +239,25 @@ def test_importing_capture_does_not_import_picamera2():
     assert out.stdout.strip() == "False"
 
 
+def test_the_pi_camera_source_takes_the_camera_on_the_connector_not_a_usb_one():
+    module, calls = fake_picamera2(cameras=({**USB_CAMERA, "Num": 0}, {**CSI_CAMERA, "Num": 1}))
+    source = PiCameraSource(640, 480, 30, importer=lambda name: module)
+    source.open()
+    assert calls["camera_num"] == 1
+    source.close()
+
+
+def test_a_pi_camera_that_fails_to_start_is_released():
+    module, calls = fake_picamera2(fail_start="Device or resource busy")
+    with pytest.raises(CaptureError):
+        PiCameraSource(640, 480, 30, importer=lambda name: module).open()
+    assert calls["closed"]
+
+
 @pytest.mark.parametrize("module, problem, fix", [
     (None, "picamera2 is not installed", "apt install python3-picamera2"),
     (fake_picamera2(cameras=())[0], "no camera detected", "ribbon cable"),
+    (fake_picamera2(cameras=(USB_CAMERA,))[0], "no camera detected on the camera connector", "ribbon cable"),
     (fake_picamera2(fail_start="Device or resource busy")[0], "Device or resource busy", "stop any other program"),
 ])
 def test_each_pi_camera_failure_says_what_and_how_to_fix_it(module, problem, fix):
@@ -406,3 +429,19 @@ def test_the_packaged_settings_make_a_camera():
     camera = capture.camera_from_config(settings.load(user_path=Path("/nonexistent")).section("camera"))
     assert [s.name for s in camera.sources][:2] == [
         "Raspberry Pi camera (picamera2)", "V4L2 camera /dev/table-assistant-camera"]
+
+
+def test_a_failing_frame_callback_does_not_stop_the_camera(caplog):
+    seen = []
+    enough = threading.Event()
+
+    def on_frame(frame):
+        seen.append(frame.index)
+        if len(seen) >= 3:
+            enough.set()
+        raise RuntimeError("reader bug")
+    camera = Camera([SyntheticSource(lambda i: np.zeros((8, 8, 3), np.uint8))], fps=500.0)
+    with CaptureThread(camera, on_frame):
+        assert enough.wait(2.0)
+    assert seen[:3] == [0, 1, 2]
+    assert any("frame callback failed" in r.getMessage() for r in caplog.records)
