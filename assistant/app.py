@@ -8,19 +8,22 @@ the session. Devices running in background threads reach the session only throug
 from __future__ import annotations
 
 import logging
+import os
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
-from kivy.app import App
-from kivy.clock import Clock, mainthread
-from kivy.core.window import Window
-from kivy.lang import Builder
-from kivy.properties import NumericProperty, ObjectProperty, StringProperty
-from kivy.uix.screenmanager import NoTransition, ScreenManager
+os.environ.setdefault("KIVY_NO_ARGS", "1")  # the command line is ours, not Kivy's
 
-from assistant import i18n
-from assistant.session import Session, ViewState
-from engine.text import tr as make_text
+from kivy.app import App  # noqa: E402  (Kivy reads KIVY_* variables when first imported)
+from kivy.clock import Clock, mainthread  # noqa: E402
+from kivy.config import Config  # noqa: E402
+from kivy.lang import Builder  # noqa: E402
+from kivy.properties import NumericProperty, ObjectProperty, StringProperty  # noqa: E402
+from kivy.uix.screenmanager import NoTransition, ScreenManager  # noqa: E402
+
+from assistant import i18n  # noqa: E402
+from assistant.session import Session, ViewState  # noqa: E402
+from engine.text import tr as make_text  # noqa: E402
 
 log = logging.getLogger(__name__)
 
@@ -28,26 +31,49 @@ KV_DIR = Path(__file__).resolve().parent / "kv"
 BASE_SIZE = (800, 480)
 
 
+def configure_window(*, fullscreen: bool, size: tuple[int, int], keyboard: str) -> None:
+    """Window settings, applied before the window opens (Kivy opens it on the first run)."""
+    if keyboard not in ("dock", "system"):
+        raise ValueError(f"ui.keyboard: {keyboard!r} is not \"dock\" or \"system\"")
+    if size[0] < 320 or size[1] < 240:
+        raise ValueError(f"the window must be at least 320x240, not {size[0]}x{size[1]}")
+    Config.set("graphics", "fullscreen", "auto" if fullscreen else "0")
+    Config.set("graphics", "width", str(size[0]))
+    Config.set("graphics", "height", str(size[1]))
+    Config.set("graphics", "resizable", "1")
+    Config.set("kivy", "keyboard_mode", "systemanddock" if keyboard == "dock" else "system")
+    Config.set("kivy", "exit_on_escape", "0")  # a kiosk is not closed by a stray key
+    Config.set("input", "mouse", "mouse,disable_multitouch")
+
+
 class TableApp(App):
     scale = NumericProperty(1.0)
     language = StringProperty("en")
     view = ObjectProperty(None, allownone=True)
+    message_text = StringProperty("")
 
     def __init__(self, session: Session, *, language: str = "en",
                  game_defaults: Mapping[str, Mapping[str, Any]] | None = None,
-                 ticker: Callable[[], None] | None = None, tick_seconds: float = 1.0, **kwargs):
+                 every: Sequence[tuple[float, Callable[[], Any]]] = (),
+                 on_first_frame: Callable[[], Any] | None = None, **kwargs):
+        """``every``: (seconds, function) pairs run on the UI loop (the demo's steps, the
+        watchdog's pings); ``on_first_frame`` runs once the first frame is on screen."""
         super().__init__(**kwargs)
+        if language not in i18n.LANGUAGES:
+            raise ValueError(f"app.language: {language!r} is not one of {', '.join(i18n.LANGUAGES)}")
         self.title = "Table Assistant"
         self.session = session
         self.language = language
         self.game_defaults = dict(game_defaults or {})
-        self._ticker = ticker
-        self._tick_seconds = tick_seconds
+        self._every = tuple(every)
+        self._on_first_frame = on_first_frame
         self._unsubscribe: Callable[[], None] | None = None
 
     # --- building ------------------------------------------------------------------------------
 
     def build(self):
+        from kivy.core.window import Window  # opens the window: after configure_window
+
         from assistant.screens import game_screen_class
         from assistant.screens.home import HomeScreen
 
@@ -60,9 +86,16 @@ class TableApp(App):
         self._rescale()
         self.root = manager
         self.attach(self.session)
-        if self._ticker is not None:
-            Clock.schedule_interval(lambda dt: self._ticker(), self._tick_seconds)
+        for seconds, function in self._every:
+            Clock.schedule_interval(lambda dt, f=function: f(), seconds)
+        if self._on_first_frame is not None:
+            Window.bind(on_flip=self._first_flip)
         return manager
+
+    def _first_flip(self, window) -> None:
+        """The first frame is on the screen (``on_flip`` follows each finished frame)."""
+        window.unbind(on_flip=self._first_flip)
+        self._on_first_frame()
 
     def attach(self, session: Session) -> None:
         """Show ``session`` (the demo and the tests switch sessions without a new window)."""
@@ -73,6 +106,8 @@ class TableApp(App):
         self._show(session.view)
 
     def _rescale(self) -> None:
+        from kivy.core.window import Window
+
         width, height = Window.size
         self.scale = min(width / BASE_SIZE[0], height / BASE_SIZE[1])
 
@@ -84,6 +119,7 @@ class TableApp(App):
             manager.add_widget(self._game_screen_class(view.game_id)(name=name))
         screen = manager.get_screen(name)
         screen.update(view)
+        self.message_text = screen.word_message(view) if view.message else ""
         manager.current = name
 
     # --- text ----------------------------------------------------------------------------------

@@ -48,8 +48,13 @@ class Choice:
 
 @dataclass(frozen=True)
 class Message:
+    """A line for the players. After a move, ``action`` and ``seat`` (who made it, CHANCE for
+    the table) let a screen word the move its own way."""
+
     text: Text | str
     kind: str = INFO
+    action: Action | None = None
+    seat: int = CHANCE
 
 
 @dataclass(frozen=True)
@@ -199,9 +204,9 @@ class Session:
         outcome = after.outcome() if after.is_terminal() else None
         if self._write(lambda: self.store.append_action(self._match_id, seq, str(action), outcome)) is None:
             return self._view
-        played = self._played_text(action)
+        played = self._played(action)
         match.push(action)
-        return self._game_changed(Message(played))
+        return self._game_changed(played)
 
     def why_not(self, action: Action | str) -> ViewState:
         """The engine's reason an action is not allowed now (or that it is allowed)."""
@@ -274,6 +279,10 @@ class Session:
         self._notices.clear()
         return self._publish(replace(self._view, revision=self._view.revision + 1, notices=()))
 
+    def tell(self, text: Text | str, kind: str = INFO) -> ViewState:
+        """Show a message from a screen (e.g. what a touch cannot mean now)."""
+        return self._say(text, kind)
+
     def clear_message(self) -> ViewState:
         return self._publish(replace(self._view, revision=self._view.revision + 1, message=None))
 
@@ -311,9 +320,21 @@ class Session:
             listener(view)
         return view
 
+    def playable_games(self) -> tuple[str, ...]:
+        """The games whose engine loads (one missing or broken engine does not hide the others)."""
+        found = []
+        for game_id in self._game_ids():
+            try:
+                self._games(game_id)
+            except (ImportError, AttributeError) as exc:
+                log.warning("game %s is not available: %s", game_id, exc)
+                continue
+            found.append(game_id)
+        return tuple(found)
+
     def _home_view(self, revision: int, message: Message | None) -> ViewState:
         return ViewState(
-            revision=revision, screen="home", games=self._game_ids(), unfinished=self.store.unfinished(),
+            revision=revision, screen="home", games=self.playable_games(), unfinished=self.store.unfinished(),
             results=self.store.results(self.history_size), known_players=self.store.players(),
             message=message, notices=tuple(self._notices))
 
@@ -326,7 +347,7 @@ class Session:
         seats = tuple(Seat(p.name, p.colour, scores[i], _seat_acts(state, to_play, i))
                       for i, p in enumerate(match.players))
         return ViewState(
-            revision=revision, screen="game", games=self._game_ids(), match_id=self._match_id,
+            revision=revision, screen="game", match_id=self._match_id,
             game_id=match.game.id, title=match.game.title, options=match.game.options_dict(),
             seats=seats, state=state, to_play=to_play, turn=self._turn_text(state, to_play),
             choices=self._choices(state, to_play), chance=state.chance_outcomes(),
@@ -361,12 +382,14 @@ class Session:
             return tr("Everyone plays now")
         return tr("{name} to play", name=names[to_play])
 
-    def _played_text(self, action: Action) -> Text:
-        """Who did what, for the message line (called before the action is applied)."""
+    def _played(self, action: Action) -> Message:
+        """Who did what, for the message line (made before the action is applied)."""
         seat = self._match.state.acting_player(action)
         if 0 <= seat < len(self._match.players):
-            return tr("{name}: {action}", name=self._match.players[seat].name, action=str(action))
-        return tr("table: {action}", action=str(action))
+            text = tr("{name}: {action}", name=self._match.players[seat].name, action=str(action))
+        else:
+            text = tr("table: {action}", action=str(action))
+        return Message(text, INFO, action, seat)
 
 
 def _seat_acts(state: State, to_play: int, seat: int) -> bool:

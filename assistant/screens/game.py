@@ -40,7 +40,7 @@ class GameScreen(Screen):
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
-        self.board = (self.board_class or GenericBoard)(screen=self)
+        self.board = (self.board_class or GenericBoard)(screen=self, pos_hint={"x": 0, "y": 0})
         self.ids.board_area.add_widget(self.board, index=len(self.ids.board_area.children))
         self.picker = (self.picker_class or ChancePicker)(screen=self)
         self.ids.chance_area.add_widget(self.picker)
@@ -51,7 +51,7 @@ class GameScreen(Screen):
         app = App.get_running_app()
         self.view = view
         self.title = view.title
-        self.turn_text = app.t(view.turn)
+        self.turn_text = app.t(self.turn(view))
         self.chance_mode = view.to_play == CHANCE
         self.over = view.to_play == TERMINAL
         self.can_undo, self.can_redo = view.can_undo, view.can_redo
@@ -63,15 +63,32 @@ class GameScreen(Screen):
         self.board.update(view)
         self.picker.update(view)
 
+    def word_message(self, view: ViewState) -> str:
+        """The message line; after a move, the move in this screen's words."""
+        app = App.get_running_app()
+        message = view.message
+        if message.action is None:
+            return app.t(message.text)
+        who = view.seats[message.seat].name if 0 <= message.seat < len(view.seats) else app.tr("Table")
+        return app.tr("{who}: {move}", who=who, move=app.t(self.label(message.action)))
+
     def _choice_row(self, app, view: ViewState, index: int, choice: Choice) -> dict:
         seat = choice.seat
         rgba = palette.colour(view.seats[seat].colour) if 0 <= seat < len(view.seats) else palette.RAISED
-        return {"label": app.t(self.label(choice)), "advice": app.t(choice.advice), "best": choice.best,
+        return {"label": app.t(self.label(choice.action)), "advice": app.t(self.advice_line(choice)), "best": choice.best,
                 "highlighted": index == view.cursor, "seat_rgba": rgba, "screen": self}
 
-    def label(self, choice: Choice) -> str:
-        """How an action is written in the list; games override to put it in words."""
-        return choice.notation
+    def advice_line(self, choice: Choice):
+        """The advice under a move in the list (games shorten the engine's full sentence)."""
+        return choice.advice
+
+    def turn(self, view: ViewState):
+        """The header's sentence: whose turn, or what the table should do (games may say more)."""
+        return view.turn
+
+    def label(self, action: Action):
+        """How an action is worded on this screen (a Text or a string); games override the notation."""
+        return str(action)
 
     def _ranking(self, view: ViewState) -> list[dict]:
         """Final places, best first; tied scores share a place."""
@@ -94,6 +111,9 @@ class GameScreen(Screen):
             session.why_not(action)
         else:
             session.play(action)
+
+    def tell(self, text) -> None:
+        App.get_running_app().session.tell(text)
 
     def choose(self, index: int) -> None:
         self.attempt(self.view.choices[index].action)

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import dataclasses
-import logging
 import time
 
 from kivy.app import App
@@ -17,8 +16,6 @@ from assistant.screens.text import number
 from assistant.screens.widgets import TouchButton
 from engine import registry
 from engine.match import Player
-
-log = logging.getLogger(__name__)
 
 # Options whose text values come from a fixed list (the spec's choices).
 CHOICES = {("splitter", "pad"): ("A", "B")}
@@ -48,12 +45,7 @@ class HomeScreen(Screen):
 
     def update(self, view) -> None:
         app = App.get_running_app()
-        self._classes = {}
-        for game_id in view.games:
-            try:
-                self._classes[game_id] = registry.game_class(game_id)
-            except (ImportError, AttributeError) as exc:  # an engine missing or broken: the others still work
-                log.warning("game %s is not available: %s", game_id, exc)
+        self._classes = {game_id: registry.game_class(game_id) for game_id in view.games}
         if self.game_id not in self._classes and self._classes:
             self.pick_game(next(iter(self._classes)))
         self._known = view.known_players
@@ -65,6 +57,9 @@ class HomeScreen(Screen):
                             for result in view.results] or [
             {"text": app.tr("No finished games yet."), "rgba": palette.DIM}]
         self._refresh()
+
+    def word_message(self, view) -> str:
+        return App.get_running_app().t(view.message.text)
 
     # --- intents ---------------------------------------------------------------------------------
 

@@ -1,11 +1,15 @@
 """Widgets every screen shares; their looks are in kv/common.kv."""
 from __future__ import annotations
 
-from kivy.properties import BooleanProperty, ColorProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.graphics import Color, Ellipse, Line
+from kivy.properties import (BooleanProperty, ColorProperty, ListProperty, NumericProperty, ObjectProperty,
+                             StringProperty)
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.recycleview.views import RecycleDataViewBehavior
+from kivy.utils import escape_markup
 from kivy.uix.widget import Widget
 
 from assistant.screens import palette
@@ -39,6 +43,17 @@ class ChoiceItem(RecycleDataViewBehavior, ButtonBehavior, BoxLayout):
     highlighted = BooleanProperty(False)
     seat_rgba = ColorProperty(palette.RAISED)
     screen = ObjectProperty(None, allownone=True)
+    title = StringProperty("")  # the label as markup, with a star on the best moves
+
+    def on_label(self, *_):
+        self._title()
+
+    def on_best(self, *_):
+        self._title()
+
+    def _title(self):
+        text = escape_markup(self.label)
+        self.title = f"[font=DejaVuSans]\u2605[/font] {text}" if self.best else text
 
     def refresh_view_attrs(self, rv, index, data):
         self.index = index
@@ -63,3 +78,70 @@ class SeatBadge(BoxLayout):
     ink = ColorProperty(palette.TEXT)
     active = BooleanProperty(False)
 
+
+
+class Table(GridLayout):
+    """A small table of text: ``rows`` is a list of rows of strings, the first row a heading;
+    ``colours`` optionally gives each column's colour (players' colours for their columns)."""
+
+    rows_data = ListProperty([])
+    colours = ListProperty([])
+    font_size = NumericProperty(18)
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.bind(rows_data=self._fill, colours=self._fill, font_size=self._fill)
+
+    def _fill(self, *_):
+        self.clear_widgets()
+        if not self.rows_data:
+            return
+        self.cols = len(self.rows_data[0])
+        for r, row in enumerate(self.rows_data):
+            for c, text in enumerate(row):
+                colour = self.colours[c] if c < len(self.colours) and self.colours[c] else palette.TEXT
+                self.add_widget(Label(text=str(text), font_size=self.font_size, bold=r == 0 or r == len(self.rows_data) - 1,
+                                      color=colour if r == 0 else palette.TEXT, shorten=True,
+                                      text_size=(None, None)))
+
+
+class Chart(Widget):
+    """Running totals by round, one line per player: ``series`` = [(rgba, [total after round 1, ...])];
+    ``limit`` draws a dashed threshold (Hilo's 100)."""
+
+    series = ListProperty([])
+    limit = NumericProperty(0)
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.bind(series=self._draw, limit=self._draw, pos=self._draw, size=self._draw)
+
+    def _draw(self, *_):
+        self.canvas.clear()
+        rounds = max((len(points) for _, points in self.series), default=0)
+        if not rounds:
+            return
+        values = [v for _, points in self.series for v in points] + [0, self.limit]
+        low, high = min(values), max(values) or 1
+        pad = 8
+        width, height = self.width - 2 * pad, self.height - 2 * pad
+
+        def at(index, value):
+            x = self.x + pad + (width * (index + 1) / rounds if rounds else 0)
+            y = self.y + pad + height * (value - low) / ((high - low) or 1)
+            return x, y
+
+        with self.canvas:
+            Color(*palette.RAISED)
+            Line(points=[*at(-1, low), *at(rounds - 1, low)], width=1)
+            if self.limit:
+                Color(*palette.BAD)
+                Line(points=[*at(-1, self.limit), *at(rounds - 1, self.limit)], width=1, dash_length=6,
+                     dash_offset=4)
+            for rgba, points in self.series:
+                Color(*rgba)
+                line = [coordinate for i, v in enumerate([0, *points]) for coordinate in at(i - 1, v)]
+                Line(points=line, width=2)
+                for i, v in enumerate(points):
+                    x, y = at(i, v)
+                    Ellipse(pos=(x - 4, y - 4), size=(8, 8))

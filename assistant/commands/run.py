@@ -1,0 +1,193 @@
+"""`table-assistant run`: the kiosk. The touchscreen always works; the camera, the GPIO buttons
+and lights and the serial panel are used when present, and each one missing is said once (in
+the log and on the screen) without stopping the app.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Any, Callable
+
+from assistant.session import ERROR, Session, ViewState
+from assistant.store import Store, default_path
+from engine.text import tr
+
+log = logging.getLogger(__name__)
+
+
+def add_parser(sub) -> None:
+    parser = sub.add_parser("run", help="the kiosk: touchscreen, camera, buttons and serial panel")
+    add_window_arguments(parser)
+    parser.set_defaults(run=run)
+
+
+def add_window_arguments(parser) -> None:
+    parser.add_argument("--fullscreen", action="store_true", help="full screen (setting ui.fullscreen)")
+    parser.add_argument("--size", metavar="WxH",
+                        help="window size, e.g. 1280x720 (default: settings ui.width x ui.height)")
+
+
+def run(args, settings) -> int:
+    with open_store(settings) as store:
+        session = new_session(store, settings)
+        if settings["session.resume_on_start"] and store.unfinished():
+            session.resume()
+        devices = Devices(settings)
+        app = make_app(args, settings, session, every=devices.every(), on_first_frame=devices.ready)
+        devices.start(session, app.post_intent, app.post_notice)
+        try:
+            app.run()
+        finally:
+            devices.close()
+    return 0
+
+
+# --- shared with `demo` ----------------------------------------------------------------------------
+
+def open_store(settings, path: str | None = None) -> Store:
+    """The records database: ``path``, else session.database, else the one in app.state_dir."""
+    path = path or settings["session.database"] or default_path(settings["app.state_dir"])
+    store = Store(path)
+    if store.notice:
+        log.error("%s", store.notice)
+    return store
+
+
+def new_session(store: Store, settings) -> Session:
+    return Session(store, advice=settings["ui.show_advice"], history_size=settings["session.results_shown"])
+
+
+def make_app(args, settings, session: Session, **kwargs):
+    from assistant.cli import UsageError
+    from assistant.app import TableApp, configure_window
+
+    size = (settings["ui.width"], settings["ui.height"])
+    if args.size:
+        width, sep, height = args.size.lower().partition("x")
+        if not (sep and width.isdigit() and height.isdigit()):
+            raise UsageError(f"--size expects WIDTHxHEIGHT, e.g. 800x480, got {args.size!r}")
+        size = (int(width), int(height))
+    configure_window(fullscreen=args.fullscreen or settings["ui.fullscreen"], size=size,
+                     keyboard=settings["ui.keyboard"])
+    return TableApp(session, language=settings["app.language"],
+                    game_defaults=settings.values.get("games", {}), **kwargs)
+
+
+# --- the devices around the screen -----------------------------------------------------------------
+
+class Devices:
+    """Buttons, lights, serial panel, camera and the systemd watchdog, each optional."""
+
+    def __init__(self, settings):
+        from hardware.watchdog import SystemdNotifier
+
+        self.settings = settings
+        self.notifier = SystemdNotifier() if settings["watchdog.enabled"] else None
+        self._closers: list[Callable[[], Any]] = []
+        self._indicators = None
+        self._panel = None
+        self._last_turn: tuple | None = None
+        self._last_message = None
+
+    def every(self) -> list[tuple[float, Callable[[], Any]]]:
+        """Pings from the UI loop, so a frozen screen is what makes systemd restart the app."""
+        if self.notifier is None:
+            return []
+        interval = self.notifier.ping_interval(self.settings["watchdog.interval_s"])
+        return [(interval, self.notifier.ping)] if interval else []
+
+    def ready(self) -> None:
+        if self.notifier is not None:
+            self.notifier.ready("showing the first screen")
+
+    def start(self, session: Session, post_intent: Callable[[Any], None], post_notice: Callable[[Any], None]) -> None:
+        from hardware.buttons import NoButtons, open_buttons
+        from hardware.gpio import GpioConfig
+        from hardware.indicators import NoIndicators, open_indicators
+
+        gpio = GpioConfig.from_mapping(self.settings.section("gpio"))
+        buttons = open_buttons(gpio, post_intent)
+        self._closers.append(buttons.close)
+        if gpio.enabled and gpio.buttons and isinstance(buttons, NoButtons):
+            session.notify(tr("No GPIO buttons here: use the touchscreen."))
+        indicators = open_indicators(gpio)
+        self._closers.append(indicators.close)
+        self._indicators = None if isinstance(indicators, NoIndicators) else indicators
+        self._start_panel(post_intent, post_notice)
+        self._start_camera(session, post_notice)
+        session.subscribe(self._feedback)
+        self._feedback(session.view)
+
+    def _start_panel(self, post_intent, post_notice) -> None:
+        port = self.settings["serial.port"]
+        if not port:
+            return
+        from hardware.serial_panel import SerialPanel
+
+        said = threading.Event()
+
+        def status(connected: bool, detail: str) -> None:  # on the panel's thread
+            if not connected and not said.is_set():
+                said.set()
+                post_notice(tr("The serial panel is not connected ({detail}); touch entry works.",
+                               detail=detail))
+
+        serial = self.settings.section("serial")
+        self._panel = SerialPanel(port, post_intent, on_status=status, baudrate=serial["baudrate"],
+                                  retry_initial_s=serial["retry_initial_s"], retry_max_s=serial["retry_max_s"])
+        self._panel.start()
+        self._closers.append(self._panel.close)
+
+    def _start_camera(self, session: Session, post_notice) -> None:
+        from vision.capture import CaptureError, camera_from_config
+
+        camera = camera_from_config(self.settings.section("camera"))
+        if camera is None:
+            session.notify(tr("Camera off (camera.source = \"none\"): enter dice and cards by touch."))
+            return
+        self._closers.append(camera.close)
+
+        def probe() -> None:  # opening a camera can take seconds: not on the UI thread
+            try:
+                source = camera.open()
+            except CaptureError as exc:
+                log.warning("%s", exc)
+                post_notice(tr("No camera found: enter dice and cards by touch. "
+                               "`table-assistant doctor` says what is missing."))
+                return
+            log.info("camera ready: %s", source.name)
+
+        threading.Thread(target=probe, name="camera-probe", daemon=True).start()
+
+    def _feedback(self, view: ViewState) -> None:
+        """Lights, buzzer and panel follow the game: turn changes, refused moves, scores."""
+        from hardware.indicators import Feedback
+
+        if view.message is not None and view.message is not self._last_message and view.message.kind == ERROR:
+            self._signal(Feedback.ILLEGAL_MOVE)
+        self._last_message = view.message
+        if view.screen != "game":
+            self._last_turn = None
+            return
+        turn = (view.match_id, view.to_play)
+        if turn != self._last_turn and 0 <= view.to_play < len(view.seats):
+            self._signal(Feedback.TURN_CHANGE)
+            if self._panel is not None:
+                self._panel.show_turn(view.to_play, view.seats[view.to_play].name)
+        self._last_turn = turn
+        if self._panel is not None:
+            self._panel.show_scores([int(seat.score) for seat in view.seats])
+
+    def _signal(self, feedback) -> None:
+        if self._indicators is not None:
+            self._indicators.signal(feedback)
+
+    def close(self) -> None:
+        for close in reversed(self._closers):
+            try:
+                close()
+            except Exception:  # closing one device must not stop the others from closing
+                log.exception("while closing a device")
+        self._closers.clear()
+        if self.notifier is not None:
+            self.notifier.stopping()
