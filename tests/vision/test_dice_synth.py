@@ -1,0 +1,53 @@
+"""The synthetic dice renderer: seeded, truthful about where each die is and what it shows."""
+import math
+
+import numpy as np
+import pytest
+
+from engine.table import EXCAPE_FACES
+from vision.synth.dice import DICE_COLOURS, Look, render_scene
+
+
+def test_same_seed_same_scene_and_different_seed_different_scene():
+    a = render_scene(3, count=4, look=Look(noise=5, glare=True))
+    b = render_scene(3, count=4, look=Look(noise=5, glare=True))
+    c = render_scene(4, count=4, look=Look(noise=5, glare=True))
+    assert np.array_equal(a.image, b.image) and a.dice == b.dice
+    assert not np.array_equal(a.image, c.image)
+
+
+def test_every_die_is_drawn_at_its_reported_place_in_its_colour():
+    scene = render_scene(11, size=(640, 480), count=6, die_px=50, look=Look(background="felt", shadow=False))
+    assert len(scene.dice) == 6
+    for die in scene.dice:
+        body, _ink = DICE_COLOURS[die.colour]
+        # between the centre pip and the corner pips there is bare body colour
+        offset = 0.14 * die.size
+        a = math.radians(die.angle)
+        x, y = round(die.x + offset * math.cos(a)), round(die.y + offset * math.sin(a))
+        assert np.abs(scene.image[y, x].astype(int) - body).max() < 40, die
+
+
+def test_dice_stay_inside_the_frame_and_apart_unless_touching():
+    scene = render_scene(5, count=10, die_px=40)
+    for i, a in enumerate(scene.dice):
+        assert 0 < a.x < 640 and 0 < a.y < 640
+        for b in scene.dice[i + 1:]:
+            assert math.hypot(a.x - b.x, a.y - b.y) > 40
+    touching = render_scene(5, count=6, die_px=40, look=Look(touching=True))
+    gaps = [math.hypot(a.x - b.x, a.y - b.y) for a, b in zip(touching.dice[::2], touching.dice[1::2])]
+    assert gaps and all(g < 45 for g in gaps)
+
+
+def test_printed_faces_and_perspective_keep_ground_truth_consistent():
+    flat = render_scene(8, count=5, faces=EXCAPE_FACES, look=Look(printed=True, rotation=False))
+    tilted = render_scene(8, count=5, faces=EXCAPE_FACES, look=Look(printed=True, rotation=False, perspective=0.3))
+    assert [d.face for d in flat.dice] == [d.face for d in tilted.dice]
+    assert all(set(d.face) <= set("1234567X") for d in flat.dice)
+    # the tilt squeezes the top (or bottom) of the frame: dice there shrink
+    assert any(t.size < f.size * 0.95 for f, t in zip(flat.dice, tilted.dice))
+
+
+def test_unknown_background_is_refused():
+    with pytest.raises(ValueError, match="unknown background 'lava'"):
+        render_scene(1, look=Look(background="lava"))

@@ -1,0 +1,90 @@
+"""Stillness gate and vote: read only when nothing moves, report a settled reading once."""
+import numpy as np
+import pytest
+
+from vision.dice import DieReading
+from vision.stillness import StableReader, StillnessGate, consensus
+from vision.synth.dice import Look, render_scene
+
+SCENE = render_scene(21, count=4, look=Look(background="wood"))
+
+
+def noisy(image, seed, sigma=4.0):
+    rng = np.random.default_rng(seed)
+    return np.clip(image + rng.normal(0, sigma, image.shape), 0, 255).astype(np.uint8)
+
+
+def rolled(seed):
+    """The same table with the dice somewhere else."""
+    return render_scene(seed, count=4, look=Look(background="wood")).image
+
+
+def test_still_only_after_enough_unchanged_frames_despite_sensor_noise():
+    gate = StillnessGate(still_frames=3)
+    answers = [gate.update(noisy(SCENE.image, i)) for i in range(5)]
+    assert answers == [False, False, False, True, True]
+
+
+def test_moving_dice_are_never_still_and_the_count_restarts():
+    gate = StillnessGate(still_frames=2)
+    frames = [SCENE.image, SCENE.image, SCENE.image, rolled(22), rolled(23), rolled(23), rolled(23)]
+    assert [gate.update(f) for f in frames] == [False, False, True, False, False, False, True]
+    assert gate.motion == 0.0
+
+
+def test_a_hand_over_part_of_the_table_is_motion():
+    gate = StillnessGate(still_frames=1)
+    gate.update(SCENE.image)
+    hand = SCENE.image.copy()
+    hand[200:300, 0:120] = (120, 150, 200)
+    assert gate.update(hand) is False and gate.motion > 0.002
+
+
+def reading(x, face, colour="red", p=0.9):
+    rest = (1 - p) / 5
+    faces = {f: (p if f == face else rest) for f in "123456"}
+    return DieReading(x, 100.0, ((x, 100.0), (40.0, 40.0), 0.0), faces, 0.99, colour)
+
+
+def test_consensus_needs_enough_agreeing_frames_and_averages_them():
+    frames = [[reading(100, "3"), reading(200, "5")], [reading(101, "3", p=0.7), reading(199, "5")],
+              [reading(100, "2"), reading(200, "5")]]
+    assert consensus(frames, agree=3) is None
+    settled = consensus(frames, agree=2)
+    assert [d.face for d in settled] == ["3", "5"]
+    assert settled[0].faces["3"] == pytest.approx(0.8)
+
+
+def test_stable_reader_reports_once_per_still_period():
+    scripted = iter([[reading(100, "4")]] * 20)
+    stable = StableReader(lambda frame: next(scripted), StillnessGate(still_frames=1), votes=3, agree=3)
+    still = [SCENE.image] * 6
+    answers = [stable.update(f) for f in still]
+    # frame 1 primes the gate; frames 2-4 are read; the third agreeing reading is reported
+    assert answers[:3] == [None, None, None]
+    assert [d.face for d in answers[3]] == ["4"]
+    assert answers[4:] == [None, None]
+    # the dice are rolled again: after the motion, a new still period reports again
+    after = [stable.update(f) for f in [rolled(30), rolled(30), rolled(30), rolled(30), rolled(30)]]
+    assert [a is not None for a in after] == [False, False, False, True, False]
+
+
+def test_stable_reader_waits_while_frames_disagree():
+    faces = iter("1212121111")
+    stable = StableReader(lambda frame: [reading(100, next(faces))], StillnessGate(still_frames=1), votes=4, agree=4)
+    answers = [stable.update(SCENE.image) for _ in range(11)]
+    reported = [i for i, a in enumerate(answers) if a is not None]
+    assert reported == [10] and answers[10][0].face == "1"
+
+
+def test_built_from_the_default_settings(tmp_path):
+    from assistant import settings
+
+    defaults = settings.load(env={}, system_file=tmp_path / "none", user_path=tmp_path / "none")
+    stable = StableReader.from_settings(lambda frame: [], defaults.section("vision.stillness"))
+    assert stable.agree <= stable._recent.maxlen and stable.gate.still_frames >= 1
+
+
+def test_bad_vote_settings_are_refused():
+    with pytest.raises(ValueError, match="agree"):
+        StableReader(lambda f: [], StillnessGate(), votes=3, agree=4)

@@ -1,0 +1,99 @@
+"""Printed dice faces (e.g. the Excape 1-7 and X) learned from photos of the user's own dice.
+
+Each enrolled die becomes a small grey square of its top face, turned upright by the die's edge
+angle and normalised (zero mean, unit length), stored in its four quarter turns because an upright
+die may still lie any of four ways. A die is read by correlating its square with every stored
+one: a face's score is its best correlation, and a softmax of the scores gives probabilities.
+Correlation ignores brightness and contrast, and its magnitude ignores which of ink and body is
+darker, so dark dice with light print match light dice with dark print.
+"""
+from __future__ import annotations
+
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Mapping
+
+import cv2
+import numpy as np
+
+from vision.dice_patches import PATCH_CONTEXT, PATCH_SIDE
+
+SQUARE = 20          # side of the compared face square, px
+SHARPNESS = 25.0     # softmax scale on correlations (a gap of 0.1 is a 12:1 preference)
+_FACE_SPAN = 0.8     # of the die side: the printed area, without the rounded rim
+
+
+class EnrolledFacesError(ValueError):
+    """The enrolled-faces file is missing, unreadable, or holds no faces."""
+
+
+def face_square(square: np.ndarray, angle: float) -> np.ndarray:
+    """The normalised upright top face of the die centred in a reader patch, as a flat vector."""
+    middle = (PATCH_SIDE - 1) / 2
+    scale = SQUARE / (PATCH_SIDE / PATCH_CONTEXT * _FACE_SPAN)
+    matrix = cv2.getRotationMatrix2D((middle, middle), angle, scale)
+    matrix[:, 2] += (SQUARE - 1) / 2 - middle
+    grey = cv2.cvtColor(square, cv2.COLOR_BGR2GRAY)
+    upright = cv2.warpAffine(grey, matrix, (SQUARE, SQUARE), flags=cv2.INTER_AREA,
+                             borderMode=cv2.BORDER_REPLICATE).astype(np.float32).ravel()
+    upright -= upright.mean()
+    return upright / max(float(np.linalg.norm(upright)), 1e-6)
+
+
+@dataclass(frozen=True)
+class EnrolledFaces:
+    faces: tuple[str, ...]
+    vectors: np.ndarray   # (n, SQUARE * SQUARE), one row per stored square
+    labels: np.ndarray    # (n,) index into faces
+
+    @classmethod
+    def from_samples(cls, samples: Mapping[str, Iterable[np.ndarray]]) -> "EnrolledFaces":
+        """From upright squares (``face_square``) by face; each is stored in its four quarter turns."""
+        faces = tuple(samples)
+        rows, labels = [], []
+        for index, face in enumerate(faces):
+            for vector in samples[face]:
+                grid = vector.reshape(SQUARE, SQUARE)
+                for turn in range(4):
+                    rows.append(np.rot90(grid, turn).ravel())
+                    labels.append(index)
+        if not rows:
+            raise EnrolledFacesError("no enrolled dice faces")
+        return cls(faces, np.array(rows, np.float32), np.array(labels, np.int32))
+
+    def probabilities(self, vector: np.ndarray) -> dict[str, float]:
+        scores = np.full(len(self.faces), -1.0)
+        np.maximum.at(scores, self.labels, np.abs(self.vectors @ vector))
+        weights = np.exp(SHARPNESS * (scores - scores.max()))
+        weights /= weights.sum()
+        return {face: round(float(p), 4) for face, p in zip(self.faces, weights)}
+
+    def counts(self) -> dict[str, int]:
+        """How many dice were enrolled for each face."""
+        return {face: int((self.labels == i).sum()) // 4 for i, face in enumerate(self.faces)}
+
+    def save(self, path: str | Path) -> None:
+        """Write atomically: a half-written file never replaces a good one."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_name(path.name + ".partial")
+        with open(partial, "wb") as handle:
+            np.savez(handle, faces=np.array(self.faces), vectors=self.vectors, labels=self.labels)
+        partial.replace(path)
+
+    @classmethod
+    def load(cls, path: str | Path) -> "EnrolledFaces":
+        path = Path(path)
+        if not path.is_file():
+            raise EnrolledFacesError(f"{path}: no enrolled dice faces; run `table-assistant calibrate dice-faces`")
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                faces = tuple(str(f) for f in data["faces"])
+                vectors, labels = data["vectors"].astype(np.float32), data["labels"].astype(np.int32)
+        except (OSError, KeyError, ValueError, zipfile.BadZipFile) as exc:
+            raise EnrolledFacesError(f"{path}: not an enrolled-faces file ({exc})") from None
+        if not faces or vectors.ndim != 2 or vectors.shape[1] != SQUARE * SQUARE or len(labels) != len(vectors) \
+                or labels.min(initial=0) < 0 or labels.max(initial=0) >= len(faces):
+            raise EnrolledFacesError(f"{path}: not an enrolled-faces file (inconsistent contents)")
+        return cls(faces, vectors, labels)

@@ -1,0 +1,60 @@
+"""The two network inputs of the dice reader, built the same way for training and for reading.
+
+- The *detector* sees the whole frame resized to a fixed width and answers, on a grid of
+  ``DETECTOR_STRIDE`` px, "is a top-face centre here, how large is the die, and where exactly".
+- The *face network* sees one square patch around a candidate, ``PATCH_CONTEXT`` die sides wide,
+  resampled to ``PATCH_SIDE`` px, and answers "is this a die, which pip face, and where is its
+  centre exactly (as a fraction of the patch), how large is it".
+"""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+DETECTOR_STRIDE = 8
+DETECTOR_MULTIPLE = 16      # detector input sides are rounded up to this
+PATCH_SIDE = 48
+PATCH_CONTEXT = 1.6         # patch side / die side
+PIP_FACES = ("1", "2", "3", "4", "5", "6")
+# face network outputs, in order: die logit, six face logits, dx, dy, log size ratio
+FACE_OUTPUTS = 1 + len(PIP_FACES) + 3
+_MAX_SHRINK = 2.5           # a patch never samples the frame sparser than 1 pixel in 2.5
+
+
+def detector_input(frame: np.ndarray, width: int) -> tuple[np.ndarray, float]:
+    """The frame resized to ``width`` px wide and padded to a multiple of 16; and the scale used."""
+    scale = width / frame.shape[1]
+    height = max(1, round(frame.shape[0] * scale))
+    small = cv2.resize(frame, (width, height), interpolation=cv2.INTER_AREA)
+    pad_w = -width % DETECTOR_MULTIPLE
+    pad_h = -height % DETECTOR_MULTIPLE
+    if pad_w or pad_h:
+        small = cv2.copyMakeBorder(small, 0, pad_h, 0, pad_w, cv2.BORDER_REPLICATE)
+    return small, scale
+
+
+def pyramid(frame: np.ndarray, largest_die: float) -> list[np.ndarray]:
+    """The frame and as many ``pyrDown`` halvings as patches of dice up to ``largest_die`` need."""
+    levels = [frame]
+    span = largest_die * PATCH_CONTEXT
+    while span / (1 << (len(levels) - 1)) > _MAX_SHRINK * PATCH_SIDE and min(levels[-1].shape[:2]) > 2 * PATCH_SIDE:
+        levels.append(cv2.pyrDown(levels[-1]))
+    return levels
+
+
+def patch(levels: list[np.ndarray], x: float, y: float, die_side: float) -> np.ndarray:
+    """The ``PATCH_SIDE`` square around (x, y) covering ``PATCH_CONTEXT`` die sides, axis-aligned.
+
+    Large dice are read from a reduced level of ``levels`` (see ``pyramid``) so that the
+    resampling never skips pixels.
+    """
+    span = die_side * PATCH_CONTEXT
+    level = 0
+    while span / (1 << level) > _MAX_SHRINK * PATCH_SIDE and level + 1 < len(levels):
+        level += 1
+    shrink = 1 << level
+    k = PATCH_SIDE * shrink / span
+    middle = (PATCH_SIDE - 1) / 2
+    matrix = np.float32([[k, 0, middle - k * x / shrink], [0, k, middle - k * y / shrink]])
+    return cv2.warpAffine(levels[level], matrix, (PATCH_SIDE, PATCH_SIDE), flags=cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE)

@@ -1,0 +1,110 @@
+"""Read the table only when nothing moves, and report a reading once, when frames agree on it.
+
+``StillnessGate`` compares each frame with the one before, reduced and blurred so that sensor
+noise and compression do not count as motion: the scene is still after ``still_frames``
+consecutive frames in which at most ``moving_fraction`` of the pixels changed by more than
+``pixel_threshold`` grey levels. Rolling dice and hands moving over the table are never still.
+
+``StableReader`` runs a reader only on still frames and votes over the last ``votes`` readings:
+when at least ``agree`` of them see the same dice (same faces and colours), it reports that
+reading once, with each die's face probabilities averaged over the agreeing frames. It stays
+quiet until the scene moves again; the next still period may report again (a re-roll can land
+on the same faces).
+"""
+from __future__ import annotations
+
+import math
+from collections import Counter, deque
+from dataclasses import replace
+from typing import Callable, Sequence
+
+import cv2
+import numpy as np
+
+
+class StillnessGate:
+    def __init__(self, pixel_threshold: float = 12.0, moving_fraction: float = 0.002, still_frames: int = 3,
+                 width: int = 160):
+        if still_frames < 1 or width < 8:
+            raise ValueError("stillness needs still_frames >= 1 and width >= 8")
+        self.pixel_threshold = pixel_threshold
+        self.moving_fraction = moving_fraction
+        self.still_frames = still_frames
+        self.width = width
+        self.motion = 1.0        # fraction of pixels that changed in the last frame
+        self._previous: np.ndarray | None = None
+        self._quiet = 0
+
+    @classmethod
+    def from_settings(cls, section) -> "StillnessGate":
+        return cls(section["pixel_threshold"], section["moving_fraction"], section["still_frames"], section["width"])
+
+    def update(self, frame: np.ndarray) -> bool:
+        """Take the next frame; True while the scene has been still long enough to read."""
+        grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        height = max(1, round(grey.shape[0] * self.width / grey.shape[1]))
+        small = cv2.GaussianBlur(cv2.resize(grey, (self.width, height), interpolation=cv2.INTER_AREA), (5, 5), 0)
+        if self._previous is None or self._previous.shape != small.shape:
+            self.motion = 1.0
+        else:
+            changed = cv2.absdiff(small, self._previous) > self.pixel_threshold
+            self.motion = float(np.count_nonzero(changed)) / changed.size
+        self._previous = small
+        self._quiet = self._quiet + 1 if self.motion <= self.moving_fraction else 0
+        return self._quiet >= self.still_frames
+
+    def reset(self) -> None:
+        self._previous = None
+        self._quiet = 0
+
+
+class StableReader:
+    """Wraps ``read(frame) -> list[DieReading]`` with a stillness gate and voting."""
+
+    def __init__(self, read: Callable, gate: StillnessGate, votes: int = 5, agree: int = 4):
+        if not 1 <= agree <= votes:
+            raise ValueError(f"need 1 <= agree <= votes, got agree={agree}, votes={votes}")
+        self.read = read
+        self.gate = gate
+        self.agree = agree
+        self._recent: deque[list] = deque(maxlen=votes)
+        self._reported = False
+
+    @classmethod
+    def from_settings(cls, read: Callable, section) -> "StableReader":
+        """From the ``[vision.stillness]`` settings."""
+        return cls(read, StillnessGate.from_settings(section), section["votes"], section["agree"])
+
+    def update(self, frame: np.ndarray) -> list | None:
+        """Take the next frame; the stable reading the first time it is settled, else None."""
+        if not self.gate.update(frame):
+            self._recent.clear()
+            self._reported = False
+            return None
+        if self._reported:
+            return None
+        self._recent.append(self.read(frame))
+        settled = consensus(list(self._recent), self.agree)
+        if settled is not None:
+            self._reported = True
+        return settled
+
+
+def consensus(readings: Sequence[list], agree: int) -> list | None:
+    """The reading that at least ``agree`` frames share, probabilities averaged; None if none does."""
+    signatures = [_signature(r) for r in readings]
+    best, count = Counter(signatures).most_common(1)[0] if signatures else (None, 0)
+    if count < agree:
+        return None
+    agreeing = [r for r, s in zip(readings, signatures) if s == best]
+    anchor = agreeing[-1]
+    settled = []
+    for die in anchor:
+        matches = [min(frame, key=lambda d: math.hypot(d.x - die.x, d.y - die.y)) for frame in agreeing]
+        faces = {face: round(sum(m.faces.get(face, 0.0) for m in matches) / len(matches), 4) for face in die.faces}
+        settled.append(replace(die, faces=faces))
+    return settled
+
+
+def _signature(reading: list) -> tuple:
+    return tuple(sorted((d.face, d.colour) for d in reading))
