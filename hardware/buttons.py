@@ -64,6 +64,7 @@ class GpioButtons:
         self._wake = threading.Condition()
         self._closed = False
         self._buttons: list[_Button] = []
+        self._thread: threading.Thread | None = None
         try:
             for item in wiring:
                 device = DigitalInputDevice(
@@ -76,7 +77,6 @@ class GpioButtons:
         except Exception:
             self.close()
             raise
-        self._thread = None
         if background:
             self._thread = threading.Thread(target=self._run, name="gpio-buttons", daemon=True)
             self._thread.start()
@@ -122,9 +122,8 @@ class GpioButtons:
         with self._wake:
             self._closed = True
             self._wake.notify()
-        thread = getattr(self, "_thread", None)
-        if thread is not None and thread is not threading.current_thread():
-            thread.join(timeout=1.0)
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=1.0)
         for button in self._buttons:
             button.device.close()
         self._buttons = []

@@ -23,6 +23,7 @@ log = logging.getLogger(__name__)
 
 BY_ID_DIR = Path("/dev/serial/by-id")
 AUTO = "auto"
+UNANSWERED_HELLOS = 3  # HELLOs without an answer before saying the panel seems mute
 
 OpenPort = Callable[..., "serial.SerialBase"]
 
@@ -111,6 +112,8 @@ class SerialPanel:
         self._state: dict[str, str] = {}  # message type -> latest body to show
         self._dirty: set[str] = set()
         self.panel: proto.Hello | None = None  # set while a panel that said HELLO is connected
+        self._failures = 0  # tries since the panel last said HELLO
+        self._outage = False  # the loss has been reported and not yet repaired
         self._thread = threading.Thread(target=self._run, name="serial-panel", daemon=True)
 
     # ---- what the application calls (any thread, never blocks) ----
@@ -150,29 +153,19 @@ class SerialPanel:
     # ---- the link thread ----
 
     def _run(self) -> None:
-        failures = 0
         while not self._stop.is_set():
             try:
                 device = resolve_port(self.port, self._by_id_dir)
                 link = self._open_port(device, self._baudrate, self._read_timeout_s)
             except (serial.SerialException, OSError, ValueError) as exc:
-                delay = min(self._retry[1], self._retry[0] * 2 ** failures)
-                if failures == 0:
-                    log.warning("serial panel on %s not available (%s); trying again until it is",
-                                self.port, exc)
-                    _deliver(self._on_status, False, str(exc))
-                else:
-                    log.debug("serial panel on %s still not available (%s)", self.port, exc)
-                failures += 1
-                self._stop.wait(delay)
+                self._down(f"serial panel on {self.port} not available ({exc}); trying again until it is",
+                           str(exc))
                 continue
-            failures = 0
             log.info("serial panel: %s open", device)
             try:
                 self._talk(link)
             except (serial.SerialException, OSError) as exc:
-                log.warning("serial panel on %s lost (%s); reconnecting", device, exc)
-                _deliver(self._on_status, False, str(exc))
+                self._down(f"serial panel on {device} lost ({exc}); reconnecting", str(exc))
             finally:
                 self.panel = None
                 try:
@@ -180,13 +173,29 @@ class SerialPanel:
                 except (serial.SerialException, OSError):
                     pass
 
+    def _down(self, message: str, detail: str) -> None:
+        """Report an outage once, then wait longer after each try that brings no panel back."""
+        if self._outage:
+            log.debug("%s", message)
+        else:
+            self._outage = True
+            log.warning("%s", message)
+            _deliver(self._on_status, False, detail)
+        delay = min(self._retry[1], self._retry[0] * 2 ** self._failures)
+        self._failures += 1
+        self._stop.wait(delay)
+
     def _talk(self, link: serial.SerialBase) -> None:
         lines = LineSplitter()
-        hello_due = self._clock()
+        hello_due, hellos = self._clock(), 0
         while not self._stop.is_set():
             if self.panel is None and self._clock() >= hello_due:
                 link.write(proto.encode(proto.hello(self._software)))
                 hello_due = self._clock() + self._hello_interval_s
+                hellos += 1
+                if hellos == UNANSWERED_HELLOS:
+                    log.warning("serial panel on %s does not answer HELLO: does its firmware speak "
+                                "docs/serial-protocol.md at %d baud?", link.port, self._baudrate)
             if self.panel is not None:
                 self._flush(link)
             data = link.read(max(1, link.in_waiting))
@@ -226,6 +235,7 @@ class SerialPanel:
             self.panel = None
             return
         self.panel = hello
+        self._failures, self._outage = 0, False
         with self._lock:
             self._dirty = set(self._state)  # a panel that (re)starts shows the current state again
         log.info("serial panel %s %s connected", hello.panel, hello.firmware)

@@ -350,7 +350,8 @@ class Camera:
         self._closed = threading.Event()
         self._wait = wait or self._closed.wait
         self._lock = threading.Lock()  # held while a source is in use, so close() never races it
-        self._failures = 0
+        self._failures = 0  # tries since the camera last worked for a while
+        self._live_since = 0.0
         self._index = 0
         self._due: float | None = None
         self.status: CameraStatus | None = None
@@ -383,8 +384,11 @@ class Camera:
                 except CaptureError as exc:
                     log.warning("camera: %s", exc)
                     self._drop_active()
-                    self._failures = 0
                     self._report(CameraStatus.LOST, str(exc))
+                    if self._clock() - self._live_since < self._retry[1]:
+                        self._back_off()  # it had only just come back: a loose cable, do not hammer it
+                    else:
+                        self._failures = 0
                     continue
                 if image is None:
                     self._report(CameraStatus.ENDED, self.active.name)
@@ -407,14 +411,18 @@ class Camera:
             if self._failures == 0:
                 log.error("camera: %s", exc)
                 self._report(CameraStatus.LOST, str(exc))
-            delay = min(self._retry[1], self._retry[0] * 2 ** self._failures)
-            self._failures += 1
-            self._wait(delay)
+            self._back_off()
             return False
-        self._failures = 0
+        self._live_since = self._clock()
         self._due = None
         self._report(CameraStatus.LIVE, self.active.name)
         return True
+
+    def _back_off(self) -> None:
+        """Wait before the next try, twice as long as the last time, up to retry_max_s."""
+        delay = min(self._retry[1], self._retry[0] * 2 ** self._failures)
+        self._failures += 1
+        self._wait(delay)
 
     def _report(self, status: CameraStatus, detail: str) -> None:
         """Tell ``on_status`` when the status changes (with what happened, or which source)."""

@@ -209,3 +209,12 @@ def test_a_failing_intent_callback_does_not_end_the_link(pty_panel, caplog):
         pty_panel.send("BTN down")
         assert [delivered.get(timeout=5), delivered.get(timeout=5)] == [Intent.UP, Intent.DOWN]
     assert any("a callback failed" in r.getMessage() for r in caplog.records)
+
+
+def test_a_panel_that_never_answers_hello_is_pointed_out_once(pty_panel, caplog):
+    caplog.set_level(logging.WARNING, logger="hardware")
+    with SerialPanel(str(pty_panel.link), lambda intent: None, **FAST):
+        for _ in range(5):
+            pty_panel.receive("HELLO")
+    mute = [r for r in caplog.records if "does not answer HELLO" in r.getMessage()]
+    assert len(mute) == 1 and "115200 baud" in mute[0].getMessage()

@@ -104,6 +104,7 @@ def test_a_camera_whose_device_fails_and_returns_comes_back_by_itself(tmp_path, 
     webcam, clock, statuses = FakeWebcam(tmp_path / "video0"), FakeClock(), []
     camera = webcam_camera(webcam, clock, statuses)
     assert [marks(camera.read()), marks(camera.read())] == [(1, 0), (1, 1)]
+    clock.now += 60  # a minute of play
     webcam.unplug()
     clock.on_wait = lambda count: webcam.plug() if count == 4 else None
     frame = camera.read()
@@ -113,6 +114,20 @@ def test_a_camera_whose_device_fails_and_returns_comes_back_by_itself(tmp_path, 
     assert statuses == [CameraStatus.LIVE, CameraStatus.LOST, CameraStatus.LIVE]
     errors = [r.getMessage() for r in caplog.records if r.levelno == logging.ERROR]
     assert len(errors) == 1 and "no such device" in errors[0]  # said once per outage
+
+
+def test_a_camera_that_keeps_dropping_out_is_retried_less_and_less_often(tmp_path):
+    webcam, clock, statuses = FakeWebcam(tmp_path / "video0"), FakeClock(), []
+    source = V4L2Source(str(webcam.path), 64, 48, 30.0, capture_factory=webcam.open)
+    camera = Camera([source], clock=clock, wait=clock.wait, retry_initial_s=0.5, retry_max_s=4.0)
+    for _ in range(5):  # a loose cable: it opens, gives its first frame, then fails
+        assert camera.read() is not None
+        source._cap.read = lambda: (False, None)
+    assert clock.waits == [0.5, 1.0, 2.0, 4.0]
+    clock.now += 10  # the last time, it held for a while before failing
+    clock.waits.clear()
+    assert camera.read() is not None
+    assert clock.waits == []  # a loss after a good while is retried at once
 
 
 def test_frames_carry_the_clock_time_and_the_source(tmp_path):
