@@ -122,13 +122,17 @@ class SerialPanel:
         self._thread.start()
         return self
 
-    def show_turn(self, seat: int, name: str) -> None:
-        self._show(proto.turn(seat, name))
+    def show_turn(self, seat: int | None, name: str = "") -> None:
+        """Whose turn it is: the seat's index counted from 0 (the panel shows it from 1), or
+        None for nobody's turn."""
+        self._show(proto.turn(0 if seat is None else seat + 1, name))
 
     def show_scores(self, points: list[int]) -> None:
+        """Every seat's score, in seat order."""
         self._show(proto.scores(points))
 
     def show_text(self, message: str) -> None:
+        """A short line for the panel's display ("" clears it)."""
         self._show(proto.text(message))
 
     def _show(self, body: str) -> None:

@@ -54,7 +54,7 @@ def test_the_panel_is_unplugged_and_plugged_back_mid_session(pty_panel, by_id_di
         pty_panel.unplug()
         take_until(statuses, lambda up: not up)
         started = time.monotonic()
-        panel.show_turn(2, "Zoé")  # while unplugged: returns at once, shown after the replug
+        panel.show_turn(1, "Zoé")  # while unplugged: returns at once, shown after the replug
         panel.show_scores([3, 9])
         assert time.monotonic() - started < 0.05
 
@@ -68,11 +68,13 @@ def test_the_panel_is_unplugged_and_plugged_back_mid_session(pty_panel, by_id_di
         assert take_until(statuses, lambda up: up)[-1] is True
         panel.show_text("Illegal move")
         assert pty_panel.receive("TEXT") == "TEXT Illegal move"
+        panel.show_turn(None)
+        assert pty_panel.receive("TURN") == "TURN 0"
 
 
 def test_a_panel_restart_gets_the_whole_state_again(pty_panel, by_id_dir):
     panel = SerialPanel(str(pty_panel.link), lambda intent: None, **FAST)
-    panel.show_turn(1, "Ana")
+    panel.show_turn(0, "Ana")  # the first seat: the panel counts from 1
     panel.show_scores([0, 0])
     with panel:
         pty_panel.receive("HELLO")
@@ -127,7 +129,7 @@ def test_a_missing_panel_is_reported_once_and_never_blocks(tmp_path, caplog):
                         on_status=lambda up, detail: statuses.append((up, detail)), **FAST)
     with panel:
         started = time.monotonic()
-        for seat in range(1, 5):
+        for seat in range(4):
             panel.show_turn(seat, "Ben")
         assert time.monotonic() - started < 0.05
         time.sleep(0.2)  # lets several reconnection tries fail
