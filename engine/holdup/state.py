@@ -8,6 +8,9 @@ GV cards, a thief with one possible victim) are made at once.
 """
 from __future__ import annotations
 
+import bisect
+import itertools
+import random
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Sequence
@@ -33,6 +36,17 @@ def _roll_actions(count: int) -> tuple[Roll, ...]:
     """The Roll outcomes of ``count`` dice, in the order of ``roll_outcomes(count)``, which is
     also their sorted order."""
     return tuple(Roll(faces) for faces, _ in roll_outcomes(count))
+
+
+@lru_cache(maxsize=None)
+def _roll_set(count: int) -> frozenset:
+    return frozenset(_roll_actions(count))
+
+
+@lru_cache(maxsize=None)
+def _roll_cumulative(count: int) -> tuple[int, ...]:
+    """Running totals of the ordered outcomes behind ``roll_outcomes(count)`` (out of 6**count)."""
+    return tuple(itertools.accumulate(int(p * 6 ** count) for _, p in roll_outcomes(count)))
 
 
 class HoldUpState(State):
@@ -110,7 +124,11 @@ class HoldUpState(State):
     def _legal_set(self) -> frozenset:
         legal = self._legal_frozen
         if legal is None:
-            legal = self._legal_frozen = frozenset(self.legal_actions())
+            if self.phase == "roll":
+                legal = _roll_set(DICE - len(self.dice))
+            else:
+                legal = frozenset(self.legal_actions())
+            self._legal_frozen = legal
         return legal
 
     def chance_outcomes(self) -> tuple[tuple[Action, Fraction], ...]:
@@ -121,6 +139,19 @@ class HoldUpState(State):
         if self.phase == "roll":
             return tuple(zip(_roll_actions(DICE - len(self.dice)), (p for _, p in roll_outcomes(DICE - len(self.dice)))))
         return ()
+
+    def sample_chance(self, rng: random.Random) -> Action:
+        """The same pick as ``State.sample_chance`` (the first outcome whose cumulative
+        probability exceeds ``rng.random()``, compared exactly), on integer weights instead of
+        Fractions: simulations draw thousands of outcomes."""
+        if self.phase == "roll":
+            actions, cumulative = _roll_actions(DICE - len(self.dice)), _roll_cumulative(DICE - len(self.dice))
+        else:
+            held = [(Draw(*gem), count) for gem, count in zip(self.game.gems, self.draw) if count]
+            actions, cumulative = [a for a, _ in held], list(itertools.accumulate(c for _, c in held))
+        numerator, denominator = rng.random().as_integer_ratio()
+        index = bisect.bisect_right(cumulative, numerator * cumulative[-1] // denominator)
+        return actions[min(index, len(actions) - 1)]
 
     def returns(self) -> tuple[float, ...]:
         return tuple(float(score["total"]) for score in self.scores())

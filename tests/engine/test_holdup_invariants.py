@@ -1,11 +1,12 @@
 """Hold Up 4D6 over seeded random games: the shared invariant suite, card conservation, and
 random illegal actions."""
+import math
 import random
 from collections import Counter
 
 import pytest
 
-from engine.core import IllegalActionError
+from engine.core import IllegalActionError, State
 from engine.holdup import Draw, Flip, HoldUpGame, Keep, Place, Reroll, Roll, Steal
 from engine.testing import check_game, random_playthrough
 
@@ -108,3 +109,28 @@ def test_random_illegal_actions_change_nothing_and_are_explained():
                     state.apply(action)
                 assert state.to_dict() == before
     assert probes > 500
+
+
+class _Fixed:
+    """A stand-in for random.Random whose random() returns chosen points."""
+
+    def __init__(self, point):
+        self.point = point
+
+    def random(self):
+        return self.point
+
+
+def test_fast_chance_sampling_picks_exactly_what_the_generic_sampler_picks():
+    game = HoldUpGame(3, {"deck": [["ruby", 1, 3], ["jade", 2, 1], ["onyx", 3, 5]], "keep_dice_between_rolls": True})
+    match = random_playthrough(game, random.Random(2))
+    states = [s for s in match.states() if s.is_chance_node()]
+    assert {s.phase for s in states} == {"deal", "roll", "draw"}
+    for state in states:
+        points = [0.0, 0.5, math.nextafter(1.0, 0.0)]
+        running = 0
+        for _, probability in state.chance_outcomes():  # every boundary, and the floats beside it
+            running += probability
+            points += [float(running), math.nextafter(float(running), 0.0), math.nextafter(float(running), 1.0)]
+        for point in (p for p in points if 0.0 <= p < 1.0):
+            assert state.sample_chance(_Fixed(point)) == State.sample_chance(state, _Fixed(point)), point

@@ -1,6 +1,7 @@
 """Hold Up 4D6 notation, positions read back from files, the table view, and `replay`."""
 import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -160,3 +161,14 @@ def test_a_corrupted_action_line_is_named_on_replay(played, tmp_path, capsys):
     path.write_text(json.dumps(data), "utf-8")
     assert main(["replay", "holdup", str(path)]) == 1
     assert "action 11 'roll 1 2 3 9' does not replay" in capsys.readouterr().err
+
+
+def test_the_documented_example_replays_to_the_documented_description():
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "notation.md").read_text("utf-8")
+    section = doc[doc.index("## Hold Up 4D6"):]
+    blocks = section.split("```")
+    lines = [line.split("  ")[0].strip() for line in blocks[1].strip().splitlines()]
+    match = Match(HoldUpGame(3), ["Ana", "Ben", "Cy"])
+    for line in lines:
+        match.push(line)
+    assert match.state.describe(["Ana", "Ben", "Cy"]) == blocks[3].strip()
