@@ -111,7 +111,8 @@ def test_long_and_short_presses_of_the_same_button(mock_factory, clock):
 def test_the_background_thread_delivers_intents_without_polling(mock_factory):
     sent = queue.Queue()
     cfg = config()
-    with GpioButtons(cfg.buttons, sent.put, pin_factory=mock_factory, debounce_s=0.005) as buttons:
+    with GpioButtons(cfg.buttons, sent.put, pin_factory=mock_factory, debounce_s=0.005,
+                     long_press_s=0.05) as buttons:
         mock_factory.pin(22).drive_low()
         assert sent.get(timeout=2.0) is Intent.NEXT
         mock_factory.pin(22).drive_high()
