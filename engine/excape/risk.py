@@ -55,18 +55,32 @@ class Risk:
     again_movement: Fraction  # pawn movement of one more roll on average (doubles, X; START floor)
     placements: tuple[PlacementRisk, ...]  # each legal rung, lowest first
 
+    def to_dict(self) -> dict:
+        """JSON-ready, each chance as its exact fraction and its percentage."""
+        return {
+            "seat": self.seat, "roll_number": self.roll_number, "value": self.value,
+            "bust": _chance(self.bust), "double_x": _chance(self.double_x), "improve": _chance(self.improve),
+            "again_movement": str(self.again_movement),
+            "placements": [{"rung": p.rung, "movement": p.movement,
+                            "dislodges": [{"seat": d.seat, "rung": d.rung, "value": d.value} for d in p.dislodges],
+                            "tied_or_beaten": _chance(p.tied_or_beaten)} for p in self.placements],
+        }
+
+
+def _chance(chance: Fraction) -> dict:
+    return {"fraction": f"{chance.numerator}/{chance.denominator}", "percent": round(float(chance) * 100, 1)}
+
 
 def risk(state: ExcapeState) -> Risk:
     """The figures for the player deciding now; RulesError if no one is deciding."""
     if state.phase != DECIDE:
         raise RulesError(tr("the risk figures are for a player who has rolled and is deciding"))
     roll = state.roll
-    busting = [r for r in ALL_ROLLS if r.x_count]
     return Risk(
         seat=state.seat,
         roll_number=state.rolls,
         value=roll.value,
-        bust=ROLL_PROBABILITY * len(busting),
+        bust=ROLL_PROBABILITY * sum(r.x_count > 0 for r in ALL_ROLLS),
         double_x=ROLL_PROBABILITY * sum(r.is_double_x for r in ALL_ROLLS),
         improve=ROLL_PROBABILITY * sum(not r.x_count and r.value > roll.value for r in ALL_ROLLS),
         again_movement=ROLL_PROBABILITY * sum(_roll_movement(state, r) for r in ALL_ROLLS),

@@ -22,7 +22,8 @@ from engine.text import Text, tr
 ROLLOFF, ROLL, DECIDE, OVER = "rolloff", "roll", "decide", "over"
 PHASES = (ROLLOFF, ROLL, DECIDE, OVER)
 _CHANCE_OUTCOMES = tuple((roll, ROLL_PROBABILITY) for roll in ALL_ROLLS)
-_ROLL_SET = frozenset(ALL_ROLLS)
+_FIXED_LEGAL = {ROLLOFF: (ALL_ROLLS, frozenset(ALL_ROLLS)), ROLL: (ALL_ROLLS, frozenset(ALL_ROLLS)),
+                OVER: ((), frozenset())}
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,8 @@ class Bust:
 
 
 class ExcapeState(State):
+    """Immutable; ``placed[seat]`` is where that colour's dice are on the ladder (None: in hand)."""
+
     def __init__(self, game, *, phase: str, seat: int, pawns: Sequence[int],
                  placed: Sequence[ladder.Placement | None], rolls: int = 0, roll: Roll | None = None,
                  rolloff: RollOff | None = None, bust: Bust | None = None):
@@ -55,7 +58,9 @@ class ExcapeState(State):
         self.roll = roll  # the roll showing (decide, or the double that won)
         self.rolloff = rolloff
         self.bust = bust
-        self._legal: tuple[tuple, frozenset] | None = None
+        # (legal actions, the same as a set): fixed at chance nodes and once over, made on demand
+        # when a player decides.
+        self._legal: tuple[tuple, frozenset] | None = _FIXED_LEGAL.get(phase)
 
     def _with(self, **changes: Any) -> "ExcapeState":
         fields = dict(phase=self.phase, seat=self.seat, pawns=self.pawns, placed=self.placed,
@@ -79,23 +84,16 @@ class ExcapeState(State):
         return self.seat if self.phase == DECIDE else CHANCE
 
     def legal_actions(self) -> tuple:
-        return self._legal_actions()[0]
+        return (self._legal or self._decision_legal())[0]
 
     def is_legal(self, action) -> bool:
-        return action in self._legal_actions()[1]  # a set: asked for every reading from the table
+        return action in (self._legal or self._decision_legal())[1]  # a set: asked for every reading
 
-    def _legal_actions(self) -> tuple[tuple, frozenset]:
-        if self._legal is None:
-            if self.phase == OVER:
-                self._legal = ((), frozenset())
-            elif self.phase == DECIDE:
-                options = self.game.options
-                # Built in sort order (Again, then Place by rung), which the invariant suite checks.
-                actions = (Again(), *(Place(r) for r in ladder.RUNGS
-                                      if ladder.can_place(self.placed, r, self.roll, options)))
-                self._legal = (actions, frozenset(actions))
-            else:
-                self._legal = (ALL_ROLLS, _ROLL_SET)
+    def _decision_legal(self) -> tuple[tuple, frozenset]:
+        # Built in sort order (Again, then Place by rung), which the invariant suite checks.
+        options = self.game.options
+        actions = (Again(), *(Place(r) for r in ladder.RUNGS if ladder.can_place(self.placed, r, self.roll, options)))
+        self._legal = (actions, frozenset(actions))
         return self._legal
 
     def chance_outcomes(self) -> tuple[tuple[Roll, Fraction], ...]:
@@ -187,7 +185,7 @@ class ExcapeState(State):
             "phase": self.phase,
             "seat": self.seat,
             "pawns": list(self.pawns),
-            "ladder": [None if p is None else {"rung": p.rung, "dice": p.roll.faces()} for p in self.placed],
+            "ladder": [None if p is None else {"rung": p.rung, "dice": [p.roll.a, p.roll.b]} for p in self.placed],
             "rolls": self.rolls,
             "roll": None if self.roll is None else self.roll.faces(),
             "rolloff": self._rolloff_dict(),
@@ -248,7 +246,7 @@ class ExcapeState(State):
         spots = [tr("{player} at START", player=names[s]) if p == 0 else tr("{player} on {space}", player=names[s], space=p)
                  for s, p in enumerate(self.pawns)]
         lines.append(tr("Pawns (the exit is {exit}): {pawns}", exit=self.track_length, pawns=listing(spots)))
-        rungs = [tr("rung {rung} {player}'s {value}", rung=p.rung, player=names[s], value=p.roll.value)
+        rungs = [tr("rung {rung}: {player}'s {value}", rung=p.rung, player=names[s], value=p.roll.value)
                  for s, p in sorted(self._on_ladder(), key=lambda sp: -sp[1].rung)]
         lines.append(tr("Ladder: {rungs}", rungs=listing(rungs)) if rungs else tr("Ladder: empty"))
         return "\n".join(lines)

@@ -1,5 +1,7 @@
-"""Excape dice: reading two faces from the table, the notation, and the chance outcomes."""
+"""Excape dice: reading two faces from the table, the notation, the chance outcomes, options."""
+import tomllib
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -80,3 +82,8 @@ def test_options_are_checked():
         ExcapeGame(3, {"double_x": True})
     with pytest.raises(OptionError, match="Excape is for 3 to 6 players, not 2"):
         ExcapeGame(2)
+
+
+def test_the_club_defaults_in_the_configuration_are_the_game_options():
+    defaults = tomllib.loads((Path(__file__).resolve().parents[2] / "config" / "default.toml").read_text("utf-8"))
+    assert defaults["games"]["excape"] == ExcapeGame(3).options_dict()

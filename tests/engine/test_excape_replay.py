@@ -74,7 +74,7 @@ def test_describe_is_readable():
         "Ana's turn: first roll (an X counts 0)",
         "Cleo rolled X and 5 on roll 2: turn over, back one space per X",
         "Pawns (the exit is 21): Ana at START, Ben at START and Cleo at START",
-        "Ladder: rung 3 Ben's 61",
+        "Ladder: rung 3: Ben's 61",
     ]
     match.push("roll 3 3")
     assert match.state.describe(NAMES).splitlines()[0] == (

@@ -105,3 +105,12 @@ def test_advice_keeps_a_top_roll_high_and_rolls_a_weak_one_again():
     assert best[0].action == Place(5)
     weak = advise(position(ExcapeGame(4), roll=("X", "1")))
     assert weak[0].action == Again()
+
+
+def test_risk_as_json_gives_fractions_and_percentages():
+    data = risk(example_3()).to_dict()
+    assert data["bust"] == {"fraction": "11/36", "percent": 30.6}
+    assert data["improve"] == {"fraction": "1/12", "percent": 8.3}
+    assert data["again_movement"] == "-1/6"
+    assert data["placements"][2] == {"rung": 3, "movement": 3, "dislodges": [{"seat": 1, "rung": 5, "value": 54}],
+                                     "tied_or_beaten": {"fraction": "1/9", "percent": 11.1}}

@@ -117,7 +117,7 @@ def test_a_camera_whose_device_fails_and_returns_comes_back_by_itself(tmp_path, 
 
 
 def test_a_camera_that_keeps_dropping_out_is_retried_less_and_less_often(tmp_path):
-    webcam, clock, statuses = FakeWebcam(tmp_path / "video0"), FakeClock(), []
+    webcam, clock = FakeWebcam(tmp_path / "video0"), FakeClock()
     source = V4L2Source(str(webcam.path), 64, 48, 30.0, capture_factory=webcam.open)
     camera = Camera([source], clock=clock, wait=clock.wait, retry_initial_s=0.5, retry_max_s=4.0)
     for _ in range(5):  # a loose cable: it opens, gives its first frame, then fails
@@ -172,18 +172,18 @@ def test_v4l2_by_index_and_through_a_symlink(tmp_path):
 ])
 def test_each_v4l2_failure_says_what_and_how_to_fix_it(tmp_path, monkeypatch, trouble, problem, fix):
     webcam = FakeWebcam(tmp_path / "video0")
-    opener = webcam.open
+
+    def opener(target, api):
+        cap = webcam.open(target, api)
+        if trouble == "silent":
+            cap.read = lambda: (False, None)
+        return cap
     if trouble == "missing":
         webcam.unplug()
     elif trouble == "no-access":
         monkeypatch.setattr(capture.os, "access", lambda path, mode: False)
     elif trouble == "busy":
         webcam.plugged = False  # the node exists but cannot be opened
-    else:
-        def opener(target, api):
-            cap = webcam.open(target, api)
-            cap.read = lambda: (False, None)
-            return cap
     with pytest.raises(CaptureError) as caught:
         V4L2Source(str(webcam.path), 64, 48, 15, capture_factory=opener).open()
     (attempt,) = caught.value.attempts
