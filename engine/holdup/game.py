@@ -44,7 +44,7 @@ class HoldUpGame(Game):
     def __init__(self, num_players: int, options: Mapping[str, Any] | None = None):
         given = dict(options or {})
         if "deck" in given:  # an empty list (the settings' default) means the example deck
-            given["deck"] = parse_deck(given["deck"]) if given["deck"] else EXAMPLE_DECK
+            given["deck"] = EXAMPLE_DECK if given["deck"] in ([], ()) else parse_deck(given["deck"])
         super().__init__(num_players, given)
         if self.options.lost_card not in LOST_CARD_CHOICES:
             raise OptionError(f"holdup: option 'lost_card' is {self.options.lost_card!r};"

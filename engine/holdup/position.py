@@ -8,8 +8,8 @@ from typing import Any, Mapping
 from engine.core import field_of, require
 from engine.holdup.deck import Gem
 from engine.holdup.rules import DICE, GV_CARDS, MAX_ROLLS, OPENING_PER_ROW, ROWS, flip_choices
+from engine.holdup.scoring import piles_before_steals
 from engine.holdup.state import PHASES, HoldUpState
-
 
 
 def state_from_dict(game, data: Mapping[str, Any]) -> HoldUpState:
@@ -160,6 +160,10 @@ def _check_phase(game, state: HoldUpState) -> None:
     require(not state.steals or phase in ("steal", "over"), "steals", "cards are taken with G G G only at the end")
     for i, (thief, _, _) in enumerate(state.steals):
         require(state.gv[thief] == "G" * GV_CARDS, f"steals[{i}]", "only a player showing G G G takes a card")
+    try:
+        piles_before_steals(state.piles, state.steals)
+    except ValueError:
+        require(False, "steals", "a taken card is not in the pile of the player who took it")
     if phase == "steal":
         require(state.gv[state.seat] == "G" * GV_CARDS and len(state.victims(state.seat)) > 1, "seat",
                 "the player choosing a card to take shows G G G and has several players to take from")

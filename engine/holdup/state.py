@@ -137,7 +137,8 @@ class HoldUpState(State):
             return tuple((Draw(*gem), Fraction(count, total))
                          for gem, count in zip(self.game.gems, self.draw) if count)
         if self.phase == "roll":
-            return tuple(zip(_roll_actions(DICE - len(self.dice)), (p for _, p in roll_outcomes(DICE - len(self.dice)))))
+            count = DICE - len(self.dice)
+            return tuple((action, p) for action, (_, p) in zip(_roll_actions(count), roll_outcomes(count)))
         return ()
 
     def sample_chance(self, rng: random.Random) -> Action:
@@ -145,7 +146,8 @@ class HoldUpState(State):
         probability exceeds ``rng.random()``, compared exactly), on integer weights instead of
         Fractions: simulations draw thousands of outcomes."""
         if self.phase == "roll":
-            actions, cumulative = _roll_actions(DICE - len(self.dice)), _roll_cumulative(DICE - len(self.dice))
+            count = DICE - len(self.dice)
+            actions, cumulative = _roll_actions(count), _roll_cumulative(count)
         else:
             held = [(Draw(*gem), count) for gem, count in zip(self.game.gems, self.draw) if count]
             actions, cumulative = [a for a, _ in held], list(itertools.accumulate(c for _, c in held))

@@ -83,6 +83,17 @@ def test_inconsistent_positions_are_refused_naming_the_field(played, phase, chan
     assert str(error.value).startswith(f"{field}:")
 
 
+def test_a_steal_of_a_card_the_thief_does_not_hold_is_refused(played):
+    data = played.state.to_dict()
+    victim = next(seat for seat in (1, 2, 3) if data["piles"][seat])
+    data.update(gv=["GGG", "VVV", "VVV", "VVV"], steals=[[0, victim, "ruby 99"]])
+    with pytest.raises(InvalidStateError, match="ruby 99"):
+        played.game.state_from_dict(data)
+    data["steals"] = [[0, victim, data["piles"][victim][-1]]]  # still in the victim's pile
+    with pytest.raises(InvalidStateError, match="^steals: a taken card is not in the pile"):
+        played.game.state_from_dict(data)
+
+
 def test_a_missing_or_duplicated_card_is_named(played):
     data = _mid_game(played, "decide")
     first = data["draw_pile"][0]
