@@ -29,8 +29,9 @@ def position(game, rows, phase="decide", dice=(), piles=None, gv=None, seat=0, t
         rest_list = list((rest - Counter(draw)).elements())
         rows[2] += rest_list
         rest = Counter(draw)
-    data = {"phase": phase, "seat": seat, "turn": turn, "rolls": rolls if phase in ("decide", "flip", "draw", "place") else 0,
-            "dice": sorted(dice), "rows": rows,
+    in_turn = phase in ("decide", "flip", "draw", "place")
+    data = {"phase": phase, "seat": seat, "turn": turn, "rolls": rolls if in_turn else 0, "dice": sorted(dice),
+            "rows": rows,
             "draw_pile": [[card.split()[0], int(card.split()[1]), k] for card, k in sorted(rest.items())],
             "piles": piles, "gv": gv or ["VVV"] * n, "removed": list(removed), "short_row": 0, "to_place": 0,
             "held": None, "last_card_by": None, "steals": []}
@@ -129,7 +130,8 @@ def test_opening_deal_fills_three_rows_of_two_from_the_bottom(game):
 def test_a_deal_draws_each_remaining_card_with_its_share_of_the_pile():
     game = HoldUpGame(3, {"deck": [["ruby", 1, 3], ["jade", 2, 1], ["onyx", 3, 4]]})
     outcomes = dict(game.new_initial_state().chance_outcomes())
-    assert outcomes == {Draw("jade", 2): Fraction(1, 8), Draw("onyx", 3): Fraction(4, 8), Draw("ruby", 1): Fraction(3, 8)}
+    assert outcomes == {Draw("jade", 2): Fraction(1, 8), Draw("onyx", 3): Fraction(4, 8),
+                        Draw("ruby", 1): Fraction(3, 8)}
 
 
 def test_a_roll_of_four_dice_has_126_outcomes_weighted_over_1296(game):
@@ -348,7 +350,8 @@ def test_preview_warns_about_the_last_card_and_four_fours(game):
 
 def test_preview_of_other_choices(game):
     state = position(game, [[A, B], [C], [D, E]], dice=(1, 4, 4, 5), gv=["VGV", "VVV", "VVV"]).apply(Keep())
-    assert preview(state, Flip((1, 3))) == "flip GV 1 3: your GV cards show G G G: at the end you take the top card of another player's pile"
+    assert preview(state, Flip((1, 3))) == ("flip GV 1 3: your GV cards show G G G: "
+                                            "at the end you take the top card of another player's pile")
     assert preview(state, Flip((2, 3))) == "flip GV 2 3: your GV cards show V V G: no bonus"
     with pytest.raises(IllegalActionError):
         preview(state, Keep())
