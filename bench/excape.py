@@ -1,13 +1,16 @@
-"""Excape engine speed: random full games per second, advice per second, longest game seen.
+"""Excape engine speed: random full games per second, advice per second, longest game seen;
+and how often a player following advise() wins against players who always keep on the highest
+free rung.
 
-Seeded; prints figures, passes or fails nothing. Run: python bench/excape.py
+Seeded; prints figures, passes or fails nothing. Times are the process's CPU time, so other
+work on a shared machine does not distort them. Run: python bench/excape.py
 """
 from __future__ import annotations
 
 import random
 import time
 
-from engine.excape import ExcapeGame, advise
+from engine.excape import ExcapeGame, Place, advise
 from engine.excape.game import MAX_TRACK_LENGTH
 
 GAMES = 300
@@ -31,12 +34,12 @@ def play(game: ExcapeGame, rng: random.Random) -> tuple[list, int]:
 
 def bench_games(players: int, options: dict) -> list:
     game, rng = ExcapeGame(players, options), random.Random(SEED)
-    start, actions, deciding = time.perf_counter(), 0, []
+    start, actions, deciding = time.process_time(), 0, []
     for _ in range(GAMES):
         states, length = play(game, rng)
         deciding += states
         actions += length
-    seconds = time.perf_counter() - start
+    seconds = time.process_time() - start
     label = ", ".join(f"{k}={v}" for k, v in options.items()) or "default options"
     print(f"{players} players, {label}: {GAMES / seconds:,.0f} random full games/s "
           f"({actions / GAMES:.0f} actions a game, {actions / seconds:,.0f} actions/s)")
@@ -45,10 +48,10 @@ def bench_games(players: int, options: dict) -> list:
 
 def bench_advice(states: list) -> None:
     sample = random.Random(SEED).sample(states, min(300, len(states)))
-    start = time.perf_counter()
+    start = time.process_time()
     for state in sample:
         advise(state)
-    seconds = time.perf_counter() - start
+    seconds = time.process_time() - start
     print(f"advise(): {len(sample) / seconds:,.0f} calls/s ({1000 * seconds / len(sample):.2f} ms each, exact fractions)")
 
 
@@ -60,6 +63,23 @@ def longest_game() -> None:
           f"(max_game_length = {ExcapeGame.max_game_length})")
 
 
+def advice_strength(players: int = 3, games: int = 100) -> None:
+    game, rng, wins = ExcapeGame(players), random.Random(SEED), 0
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                action = state.sample_chance(rng)
+            elif state.seat == 0:
+                action = advise(state)[0].action
+            else:
+                action = max((a for a in state.legal_actions() if isinstance(a, Place)), key=lambda a: a.rung)
+            state = state.apply(action)
+        wins += state.outcome().winners == (0,)
+    print(f"seat following advise() against {players - 1} highest-free-rung players: won {wins} of {games} "
+          f"games (an equal share would be {games / players:.0f})")
+
+
 def main() -> None:
     deciding = []
     for players in (3, 6):
@@ -67,6 +87,7 @@ def main() -> None:
         bench_games(players, {"double_x_variant": True, "must_beat_lower_rungs": True})
     bench_advice(deciding)
     longest_game()
+    advice_strength()
 
 
 if __name__ == "__main__":
