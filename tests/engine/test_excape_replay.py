@@ -1,6 +1,5 @@
 """Excape reports: `table-assistant replay excape FILE`, the summary, the description and the
 table view the camera is compared with."""
-import importlib.util
 import json
 
 import pytest
@@ -24,12 +23,17 @@ def saved_match(tmp_path, lines, options=None):
     return path
 
 
-def _cli_ready():
-    missing = [name for name in cli.COMMANDS if importlib.util.find_spec(f"assistant.commands.{name}") is None]
-    return not missing, f"the CLI cannot start yet: subcommand modules missing: {', '.join(missing)}"
+def _cli_problem():
+    """Why the command line cannot start in this tree ("" when it can): every subcommand module
+    is imported by cli.build_parser(), and some belong to other parts still being written."""
+    try:
+        cli.build_parser()
+    except ImportError as exc:
+        return f"the CLI cannot start yet: {exc}"
+    return ""
 
 
-needs_cli = pytest.mark.skipif(not _cli_ready()[0], reason=_cli_ready()[1])
+needs_cli = pytest.mark.skipif(bool(_cli_problem()), reason=_cli_problem() or "runs")
 
 
 @needs_cli
