@@ -63,8 +63,7 @@ class ExcapeGame(Game):
         at_exit = [s for s, p in enumerate(pawns) if p == exit_]
         require(len(at_exit) <= 1, "pawns", "the game ends when the first pawn reaches the exit: only one can be there")
         require((phase == OVER) == bool(at_exit), "phase", "the game is over exactly when a pawn is at the exit")
-        require(phase == OVER or placed[seat] is None, "ladder",
-                f"seat {seat} is playing, so their dice are in hand, not on the ladder")
+        require(placed[seat] is None, "ladder", f"seat {seat} is playing, so their dice are in hand, not on the ladder")
         require((phase == ROLLOFF) == (rolloff is not None), "rolloff", "present exactly in the roll-off phase")
         require(bust is None or (phase == ROLL and rolls == 0), "bust", "only at the start of the next player's turn")
         if phase == ROLLOFF:
@@ -79,6 +78,7 @@ class ExcapeGame(Game):
             require(roll is not None and rolls >= 1, "roll", "the player deciding has a roll showing")
             require(rolls == 1 or roll.x_count == 0, "roll", "an X after the first roll ends the turn")
         else:
+            require(seat == at_exit[0], "seat", f"once over, the winner's seat ({at_exit[0]})")
             require(roll is None or (roll.double_move > 0 and rolls >= 1), "roll",
                     "a game over mid-turn was won by a double 1-1, 2-2 or 3-3")
             require(roll is not None or rolls == 0, "rolls", "a game won by the advance ends before any roll")

@@ -86,6 +86,7 @@ def test_a_consistent_position_is_read_back():
     ({"pawns": [3, True, 0]}, "^pawns: 3 spaces"),
     ({"pawns": [21, 21, 0], "phase": "over", "roll": None, "rolls": 0}, "^pawns: .*only one can be there"),
     ({"pawns": [3, 21, 0]}, "^phase: the game is over exactly when a pawn is at the exit"),
+    ({"pawns": [3, 21, 0], "phase": "over", "roll": None, "rolls": 0}, "^seat: once over, the winner's seat \\(1\\)"),
     ({"ladder": [None, {"rung": 3, "dice": ["4", "5"]}, {"rung": 3, "dice": ["1", "2"]}]},
      "^ladder\\[2\\].rung: rung 3 holds one combination and seat 1 is already there"),
     ({"ladder": [None, {"rung": 6, "dice": ["4", "5"]}, None]}, "^ladder\\[1\\].rung: a rung from 0 to 5, got 6"),
