@@ -86,6 +86,8 @@ def roll_from_faces(first: object, second: object) -> Roll:
     When both dice could show either face (1, 2, 3, X) the first face is taken as die A: the two
     readings are the same roll for the rules.
     """
+    if first in DIE_A and second in DIE_B:  # already as the dice show them
+        return Roll(first, second)
     faces = [str(face).strip().upper() for face in (first, second)]
     for face in faces:
         if face not in EXCAPE_FACES:

@@ -61,6 +61,7 @@ class ExcapeState(State):
         # (legal actions, the same as a set): fixed at chance nodes and once over, made on demand
         # when a player decides.
         self._legal: tuple[tuple, frozenset] | None = _FIXED_LEGAL.get(phase)
+        self._reasons: dict = {}
 
     def _with(self, **changes: Any) -> "ExcapeState":
         fields = dict(phase=self.phase, seat=self.seat, pawns=self.pawns, placed=self.placed,
@@ -150,6 +151,11 @@ class ExcapeState(State):
     def explain_illegal(self, action) -> str:
         if self.is_legal(action):
             return ""
+        if action not in self._reasons:  # a refused action is usually explained twice: asked, then applied
+            self._reasons[action] = self._reason(action)
+        return self._reasons[action]
+
+    def _reason(self, action) -> str:
         if not isinstance(action, (Roll, Again, Place)):
             return tr("that is not an Excape action")
         if self.phase == OVER:
