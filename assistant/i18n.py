@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 from importlib import resources
-from typing import Any
+from typing import Any, Sequence
 
 from engine.text import Text
 
@@ -38,3 +38,13 @@ def translate(text: Any, language: str) -> str:
         fields = {k: translate(v, language) if isinstance(v, Text) else v for k, v in text.fields.items()}
         return template.format(**fields) if fields else template
     return catalogue(language).get(str(text), str(text))
+
+
+def with_names(text: Any, names: Sequence[str]) -> Any:
+    """``text`` with each nested ``tr("player {number}", number=n)`` replaced by player n's name."""
+    if not isinstance(text, Text):
+        return text
+    if text.template == "player {number}" and isinstance(text.fields.get("number"), int) \
+            and 1 <= text.fields["number"] <= len(names):
+        return names[text.fields["number"] - 1]
+    return Text(text.template, {k: with_names(v, names) for k, v in text.fields.items()})

@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import logging
 import sqlite3
+import threading
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Callable, Mapping, Sequence
@@ -76,6 +77,7 @@ class ViewState:
     to_play: int = TERMINAL
     turn: Text | str = ""
     choices: tuple[Choice, ...] = ()
+    advice_pending: bool = False   # the advice is being worked out; a view with it follows
     chance: tuple[tuple[Action, Fraction], ...] = ()
     cursor: int = 0
     moves: int = 0
@@ -107,8 +109,13 @@ class Session:
         self._match: Match | None = None
         self._match_id: int | None = None
         self._advise: Callable[[State], list[Advice]] | None = None
+        self._worker: AdviceWorker | None = None  # None: advice is computed before each view
         self._notices: list[Text | str] = [store.notice] if store.notice else []
         self._view = self._home_view(0, None)
+
+    def use_worker(self, worker: "AdviceWorker | None") -> None:
+        """Compute advice in the background (the app: its UI thread must not wait for it)."""
+        self._worker = worker
 
     # --- reading -------------------------------------------------------------------------------
 
@@ -346,22 +353,39 @@ class Session:
         scores = state.returns()
         seats = tuple(Seat(p.name, p.colour, scores[i], _seat_acts(state, to_play, i))
                       for i, p in enumerate(match.players))
+        advice = self._advice(state, to_play)
         return ViewState(
             revision=revision, screen="game", match_id=self._match_id,
             game_id=match.game.id, title=match.game.title, options=match.game.options_dict(),
             seats=seats, state=state, to_play=to_play, turn=self._turn_text(state, to_play),
-            choices=self._choices(state, to_play), chance=state.chance_outcomes(),
+            choices=self._choices(state, to_play, advice or []), advice_pending=advice is None,
+            chance=state.chance_outcomes(),
             moves=len(match.history), last=str(match.history[-1]) if match.history else "",
             can_undo=match.can_undo(), can_redo=match.can_redo(), outcome=state.outcome(),
             message=message, notices=tuple(self._notices))
 
-    def _choices(self, state: State, to_play: int) -> tuple[Choice, ...]:
+    def _advice(self, state: State, to_play: int) -> list[Advice] | None:
+        """The advice for ``state``; None while the worker computes it (a new view follows)."""
+        if to_play in (TERMINAL, CHANCE) or not self.advice_enabled or self._advise is None:
+            return []
+        if self._worker is None:
+            return self._advise(state)
+        self._worker.submit(lambda: self._advise(state), lambda advice: self._advised(state, advice))
+        return None
+
+    def _advised(self, state: State, advice: list[Advice]) -> None:
+        """The worker's advice, back on the session's thread: shown if the game is still there."""
+        if self._match is None or self._match.state is not state:
+            return
+        view = self._view
+        self._publish(replace(view, revision=view.revision + 1, advice_pending=False,
+                              choices=self._choices(state, view.to_play, advice)))
+
+    def _choices(self, state: State, to_play: int, advice: list[Advice]) -> tuple[Choice, ...]:
         if to_play == TERMINAL:
             return ()
         legal = state.legal_actions()
-        advice: list[Advice] = []
-        if to_play != CHANCE and self.advice_enabled and self._advise is not None:
-            advice = [a for a in self._advise(state) if a.action in legal]
+        advice = [a for a in advice if a.action in legal]
         advised = {a.action for a in advice}
         best = advice[0].value if advice else None
         ordered = [Choice(a.action, str(a.action), state.acting_player(a.action), a.text, a.value,
@@ -390,6 +414,40 @@ class Session:
         else:
             text = tr("table: {action}", action=str(action))
         return Message(text, INFO, action, seat)
+
+
+class AdviceWorker:
+    """One background thread working out advice; only the latest request matters (a stale one
+    is skipped). ``deliver(callback)`` must run the callback on the session's thread."""
+
+    def __init__(self, deliver: Callable[[Callable[[], None]], None]):
+        self._deliver = deliver
+        self._lock = threading.Lock()
+        self._latest: tuple[Callable[[], Any], Callable[[Any], None]] | None = None
+        self._running = False
+
+    def submit(self, job: Callable[[], Any], on_done: Callable[[Any], None]) -> None:
+        with self._lock:
+            self._latest = (job, on_done)
+            if self._running:
+                return
+            self._running = True
+        threading.Thread(target=self._run, name="advice", daemon=True).start()
+
+    def _run(self) -> None:
+        while True:
+            with self._lock:
+                item, self._latest = self._latest, None
+                if item is None:
+                    self._running = False
+                    return
+            job, on_done = item
+            try:
+                result = job()
+            except Exception:  # an advisor bug must not stop the game: the moves stay listed
+                log.exception("advice failed")
+                continue
+            self._deliver(lambda: on_done(result))
 
 
 def _seat_acts(state: State, to_play: int, seat: int) -> bool:

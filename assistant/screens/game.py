@@ -12,6 +12,7 @@ from kivy.properties import BooleanProperty, ListProperty, NumericProperty, Obje
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
+from assistant.i18n import with_names
 from assistant.screens import palette
 from assistant.screens.text import number
 from assistant.screens.widgets import TouchButton
@@ -51,32 +52,42 @@ class GameScreen(Screen):
         app = App.get_running_app()
         self.view = view
         self.title = view.title
-        self.turn_text = app.t(self.turn(view))
+        self.turn_text = self.t(self.turn(view))
         self.chance_mode = view.to_play == CHANCE
         self.over = view.to_play == TERMINAL
         self.can_undo, self.can_redo = view.can_undo, view.can_redo
         self.seat_rows = [seat_row(seat, index, view) for index, seat in enumerate(view.seats)]
-        self.choice_rows = [self._choice_row(app, view, i, c) for i, c in enumerate(view.choices)]
+        self.choice_rows = [self._choice_row(view, i, c) for i, c in enumerate(view.choices) if self.visible(c)]
         self.side_title = app.tr("Why not? Tap the move you mean") if self.why_mode else (
             app.tr("Enter what the table shows") if self.chance_mode else app.tr("Legal moves, best first"))
         self.ranking_rows = self._ranking(view) if self.over else []
         self.board.update(view)
         self.picker.update(view)
 
+    def t(self, text) -> str:
+        """Engine or session text in the app's language, players named by their names."""
+        names = self.view.names if self.view is not None else ()
+        return App.get_running_app().t(with_names(text, names))
+
     def word_message(self, view: ViewState) -> str:
         """The message line; after a move, the move in this screen's words."""
         app = App.get_running_app()
         message = view.message
         if message.action is None:
-            return app.t(message.text)
+            return self.t(message.text)
         who = view.seats[message.seat].name if 0 <= message.seat < len(view.seats) else app.tr("Table")
-        return app.tr("{who}: {move}", who=who, move=app.t(self.label(message.action)))
+        return app.tr("{who}: {move}", who=who, move=self.t(self.label(message.action)))
 
-    def _choice_row(self, app, view: ViewState, index: int, choice: Choice) -> dict:
+    def _choice_row(self, view: ViewState, index: int, choice: Choice) -> dict:
         seat = choice.seat
         rgba = palette.colour(view.seats[seat].colour) if 0 <= seat < len(view.seats) else palette.RAISED
-        return {"label": app.t(self.label(choice.action)), "advice": app.t(self.advice_line(choice)), "best": choice.best,
-                "highlighted": index == view.cursor, "seat_rgba": rgba, "screen": self}
+        return {"label": self.t(self.label(choice.action)), "advice": self.t(self.advice_line(choice)),
+                "best": choice.best, "highlighted": index == view.cursor, "seat_rgba": rgba, "screen": self,
+                "index": index}
+
+    def visible(self, choice: Choice) -> bool:
+        """Whether the side list shows this move (Splitter shows one sheet's moves at a time)."""
+        return True
 
     def advice_line(self, choice: Choice):
         """The advice under a move in the list (games shorten the engine's full sentence)."""

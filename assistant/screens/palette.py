@@ -27,16 +27,37 @@ PLAYER_COLOURS = {
     "pink": (0.86, 0.35, 0.65, 1),
 }
 UNKNOWN = (0.55, 0.55, 0.55, 1)
-LIGHT_COLOURS = {"yellow", "lime", "orange"}  # need dark text on top
+DARK_INK = (0.08, 0.08, 0.08, 1)
+
+# Hold Up's example deck; a club's own stone types get a colour of the players' palette.
+STONES = {
+    "diamond": (0.82, 0.91, 0.96, 1),
+    "ruby": (0.80, 0.12, 0.25, 1),
+    "emerald": (0.10, 0.62, 0.38, 1),
+    "sapphire": (0.12, 0.35, 0.85, 1),
+}
 
 
 def colour(name: str) -> tuple[float, float, float, float]:
     return PLAYER_COLOURS.get(name, UNKNOWN)
 
 
+def stone(name: str) -> tuple[float, float, float, float]:
+    if name in STONES:
+        return STONES[name]
+    choices = list(PLAYER_COLOURS.values())
+    return choices[sum(map(ord, name)) % len(choices)]
+
+
+def ink_on(rgba) -> tuple[float, float, float, float]:
+    """Dark or light text, whichever reads on a background of colour ``rgba``."""
+    red, green, blue = rgba[:3]
+    return DARK_INK if 0.299 * red + 0.587 * green + 0.114 * blue > 0.55 else TEXT
+
+
 def ink(name: str) -> tuple[float, float, float, float]:
-    """The text colour that reads on a background of colour ``name``."""
-    return (0.08, 0.08, 0.08, 1) if name in LIGHT_COLOURS else TEXT
+    """The text colour that reads on a background of the player colour ``name``."""
+    return ink_on(colour(name))
 
 
 def message_colour(kind: str) -> tuple[float, float, float, float]:

@@ -36,7 +36,7 @@ class Swatch(ButtonBehavior, Widget):
 class ChoiceItem(RecycleDataViewBehavior, ButtonBehavior, BoxLayout):
     """One legal action in the side list: its label, the advice sentence, best-first marks."""
 
-    index = NumericProperty(0)
+    index = NumericProperty(0)     # the move's place in the view-state's choices
     label = StringProperty("")
     advice = StringProperty("")
     best = BooleanProperty(False)
@@ -54,10 +54,6 @@ class ChoiceItem(RecycleDataViewBehavior, ButtonBehavior, BoxLayout):
     def _title(self):
         text = escape_markup(self.label)
         self.title = f"[font=DejaVuSans]\u2605[/font] {text}" if self.best else text
-
-    def refresh_view_attrs(self, rv, index, data):
-        self.index = index
-        return super().refresh_view_attrs(rv, index, data)
 
     def on_release(self):
         self.screen.choose(self.index)
@@ -87,6 +83,7 @@ class Table(GridLayout):
     rows_data = ListProperty([])
     colours = ListProperty([])
     font_size = NumericProperty(18)
+    totals_row = BooleanProperty(True)  # the last row is a total (bold)
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
@@ -100,7 +97,7 @@ class Table(GridLayout):
         for r, row in enumerate(self.rows_data):
             for c, text in enumerate(row):
                 colour = self.colours[c] if c < len(self.colours) and self.colours[c] else palette.TEXT
-                self.add_widget(Label(text=str(text), font_size=self.font_size, bold=r == 0 or r == len(self.rows_data) - 1,
+                self.add_widget(Label(text=str(text), font_size=self.font_size, bold=r == 0 or (self.totals_row and r == len(self.rows_data) - 1),
                                       color=colour if r == 0 else palette.TEXT, shorten=True,
                                       text_size=(None, None)))
 

@@ -1,11 +1,13 @@
 import sqlite3
+import time
 
 import pytest
 
-from assistant.session import ERROR, EXPLAIN, Session
+import assistant.session as session_module
+from assistant.session import ERROR, EXPLAIN, AdviceWorker, Session
 from assistant.store import Store
 from engine import registry
-from engine.core import CHANCE, TERMINAL
+from engine.core import CHANCE, TERMINAL, Advice
 from engine.match import Player
 from hardware.intents import Intent
 from toy_game import Decide, Roll, ToyGame
@@ -182,3 +184,36 @@ def test_notices_stand_until_dismissed(session):
     assert session.view.notices == ("no camera: enter dice and cards by touch",)
     session.new_match("toy", ["Ana", "Ben"])
     assert session.view.notices and not session.dismiss_notices().notices
+
+
+def wait_for(predicate, timeout=10.0):
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.005)
+
+
+def test_advice_from_the_worker_arrives_in_a_later_view_and_stale_advice_is_dropped(store, monkeypatch):
+    def advise(state):  # ranks "bank" first, with a sentence
+        return [Advice(a, 1 if a == Decide(False) else 0, f"because {a}") for a in state.legal_actions()]
+
+    monkeypatch.setattr(session_module, "advisor", lambda game: advise)
+    delivered = []
+    session = Session(store)
+    session.use_worker(AdviceWorker(delivered.append))
+    session.new_match("toy", ["Ana", "Ben"])
+    view = session.play("roll 4")
+    assert view.advice_pending and all(not c.advice for c in view.choices)
+    wait_for(lambda: delivered)
+    delivered.pop()()
+    view = session.view
+    assert not view.advice_pending and view.choices[0].action == Decide(False)
+    assert view.choices[0].advice == "because bank" and view.choices[0].best
+    session.play("again")
+    session.play("roll 5")
+    wait_for(lambda: delivered)
+    stale = delivered.pop()
+    session.undo()  # the advice was for the state before this undo
+    revision = session.view.revision
+    stale()
+    assert session.view.revision == revision

@@ -1,0 +1,91 @@
+"""Touch entry of a roll: a face for each die, then the game makes the roll's action from them.
+
+Dice games configure the picker on each update: how many dice, each one's faces and colour, and
+how faces become an action. Faces that cannot be rolled now are still offered: the engine says
+why not when they are entered.
+"""
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+from kivy.properties import ListProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+
+from assistant.screens import palette
+from assistant.screens.widgets import TouchButton
+from engine.core import Action
+
+
+class FaceButton(TouchButton):
+    die = NumericProperty(0)
+    face = StringProperty("")
+    picker = ObjectProperty(None, allownone=True)
+
+
+class DicePicker(BoxLayout):
+    screen = ObjectProperty(None)
+    title = StringProperty("")
+    chosen = ListProperty([])  # the face picked for each die so far ("" = not yet)
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self._dice: tuple = ()
+        self._build: Callable[[list[str]], Action] | None = None
+        self._moves = -1
+
+    def configure(self, dice: Sequence[tuple[str, Sequence[str], str]], build: Callable[[list[str]], Action]) -> None:
+        """``dice``: (label, faces, colour name) for each die; ``build(faces)`` makes the action."""
+        self._build = build
+        dice = tuple((label, tuple(faces), colour) for label, faces, colour in dice)
+        if dice == self._dice:
+            return
+        self._dice = dice
+        self.chosen = [""] * len(dice)
+        rows = self.ids.rows
+        rows.clear_widgets()
+        for index, (label, faces, colour) in enumerate(dice):
+            if label:
+                rows.add_widget(DieLabel(text=label))
+            row = FaceRow()
+            for face in faces:
+                row.add_widget(FaceButton(text=face, die=index, face=face, picker=self,
+                                          bg=palette.colour(colour) if colour else palette.RAISED,
+                                          color=palette.ink(colour) if colour else palette.TEXT))
+            rows.add_widget(row)
+        self._mark()
+
+    def update(self, view) -> None:
+        """A new position: faces half-entered for the previous one are forgotten."""
+        if view.moves != self._moves:
+            self._moves = view.moves
+            self.clear()
+
+    def pick(self, die: int, face: str) -> None:
+        chosen = list(self.chosen)
+        chosen[die] = face
+        if all(chosen):
+            self.chosen = [""] * len(chosen)
+            self._mark()
+            self.screen.attempt(self._build(chosen))
+            return
+        self.chosen = chosen
+        self._mark()
+
+    def clear(self) -> None:
+        self.chosen = [""] * len(self.chosen)
+        self._mark()
+
+    def _mark(self) -> None:
+        for row in self.ids.rows.children:
+            for child in row.children if isinstance(row, FaceRow) else ():
+                if isinstance(child, FaceButton):
+                    child.selected = self.chosen[child.die] == child.face
+
+
+class FaceRow(BoxLayout):
+    """One die's faces side by side."""
+
+
+class DieLabel(Label):
+    """The die's name above its row of faces."""

@@ -1,0 +1,190 @@
+"""Excape: the track with the pawns, the ladder with each rung's combination in its owner's
+colour, the roll with its exact risk figures, and what each legal placement would dislodge."""
+from __future__ import annotations
+
+from kivy.app import App
+from kivy.graphics import Color, Ellipse
+from kivy.properties import BooleanProperty, ColorProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+
+from assistant.screens import palette
+from assistant.screens.dice import DicePicker
+from assistant.screens.game import GameScreen
+from assistant.session import Choice, ViewState
+from engine.excape import DIE_A, DIE_B, Again, Place, Roll, ladder, risk, roll_from_faces
+from engine.excape.state import DECIDE, ROLL, ROLLOFF
+from engine.excape.dice import ALL_ROLLS, ROLL_PROBABILITY
+from engine.excape.words import chance_text
+from engine.text import tr
+
+BUST = ROLL_PROBABILITY * sum(roll.x_count > 0 for roll in ALL_ROLLS)  # an X on any one roll: 11/36
+
+
+class TrackSpace(Label):
+    """One space of the track (START, 1.., the exit) with the pawns standing on it."""
+
+    pawns = ListProperty([])  # colours of the pawns here
+    exit = BooleanProperty(False)
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.bind(pawns=self._draw, pos=self._draw, size=self._draw)
+
+    def _draw(self, *_):
+        self.canvas.after.clear()
+        if not self.pawns:
+            return
+        size = min(self.width * 0.8, (self.height - 16) / max(len(self.pawns), 1) * 1.4, 22)
+        step = (self.height - 18 - size) / max(len(self.pawns) - 1, 1)
+        with self.canvas.after:
+            for i, rgba in enumerate(self.pawns):
+                Color(0, 0, 0, 0.6)
+                Ellipse(pos=(self.center_x - size / 2 - 1, self.top - 2 - size - i * step - 1), size=(size + 2, size + 2))
+                Color(*rgba)
+                Ellipse(pos=(self.center_x - size / 2, self.top - 2 - size - i * step), size=(size, size))
+
+
+class Chip(Label):
+    """A combination on the ladder, in its owner's colour."""
+
+    rgba = ColorProperty(palette.UNKNOWN)
+
+
+class RungRow(ButtonBehavior, BoxLayout):
+    rung = NumericProperty(0)
+    legal = BooleanProperty(False)
+    note = StringProperty("")
+    board = ObjectProperty(None, allownone=True)
+
+    def on_release(self):
+        self.board.rung_tapped(self.rung)
+
+    def show(self, chips: list[tuple[str, str]], legal: bool, note: str) -> None:
+        self.legal, self.note = legal, note
+        area = self.ids.chips
+        area.clear_widgets()
+        for text, colour in chips:
+            area.add_widget(Chip(text=text, rgba=palette.colour(colour), color=palette.ink(colour)))
+
+
+class ExcapeBoard(BoxLayout):
+    screen = ObjectProperty(None)
+    roller = StringProperty("")
+    roller_rgba = ColorProperty(palette.UNKNOWN)
+    roller_ink = ColorProperty(palette.TEXT)
+    dice = ListProperty([])          # the faces showing
+    value_text = StringProperty("")
+    risk_rows = ListProperty([])
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self._length = None
+        for rung in reversed(ladder.RUNGS):
+            self.ids.ladder.add_widget(RungRow(rung=rung, board=self))
+
+    def update(self, view: ViewState) -> None:
+        self._show_track(view)
+        self._show_ladder(view)
+        self._show_roll(view)
+
+    def _show_track(self, view: ViewState) -> None:
+        state = view.state
+        track = self.ids.track
+        if self._length != state.track_length:
+            self._length = state.track_length
+            track.clear_widgets()
+            track.cols = state.track_length + 1
+            for space in range(state.track_length + 1):
+                track.add_widget(TrackSpace(text=self._space_name(space), exit=space == state.track_length))
+        for space, widget in enumerate(reversed(track.children)):
+            widget.pawns = [palette.colour(view.seats[s].colour) for s, at in enumerate(state.pawns) if at == space]
+
+    def _space_name(self, space: int) -> str:
+        app = App.get_running_app()
+        if space == 0:
+            return app.tr("start")
+        return app.tr("exit") if space == self._length else str(space)
+
+    def _show_ladder(self, view: ViewState) -> None:
+        app = App.get_running_app()
+        state = view.state
+        figures = risk(state) if state.phase == DECIDE else None
+        dislodging = {p.rung: p.dislodges for p in figures.placements} if figures else {}
+        for row in self.ids.ladder.children:
+            chips = [(str(p.roll.value), view.seats[s].colour) for s, p in enumerate(state.placed)
+                     if p is not None and p.rung == row.rung]
+            legal = row.rung in dislodging
+            returned = dislodging.get(row.rung, ())
+            note = app.tr("returns {combinations}", combinations=", ".join(
+                f"{view.seats[d.seat].name} {d.value}" for d in returned)) if returned else ""
+            row.show(chips, legal, note)
+
+    def _show_roll(self, view: ViewState) -> None:
+        app = App.get_running_app()
+        state = view.state
+        seat = view.seats[state.seat]
+        self.roller, self.roller_rgba, self.roller_ink = seat.name, palette.colour(seat.colour), palette.ink(seat.colour)
+        self.dice = state.roll.faces() if state.roll is not None else []
+        lines = []
+        if state.phase == DECIDE:
+            figures = risk(state)
+            self.value_text = app.tr("value {value} on roll {number}", value=figures.value, number=figures.roll_number)
+            lines = [app.tr("next roll shows an X: {chance}", chance=chance_text(figures.bust)),
+                     app.tr("X and X: {chance}", chance=chance_text(figures.double_x)),
+                     app.tr("beats {value}: {chance}", value=figures.value, chance=chance_text(figures.improve)),
+                     app.tr("pawn moves on average: {spaces}",
+                            spaces=f"{figures.again_movement} ({float(figures.again_movement):+.2f})")]
+        elif state.phase == ROLL:
+            self.value_text = app.tr("roll {number}", number=state.rolls + 1)
+            lines = [app.tr("first roll: an X counts 0") if state.rolls == 0 else
+                     app.tr("an X now ends the turn: {chance}", chance=chance_text(BUST))]
+        elif state.phase == ROLLOFF:
+            self.value_text = app.tr("who starts?")
+            lines = [app.tr("{name} rolled {value}", name=view.seats[s].name, value=r.value)
+                     for s, r in zip(state.rolloff.group, state.rolloff.rolls)]
+        else:
+            self.value_text = ""
+        if state.bust is not None:
+            lines.append(app.tr("{name} rolled {faces} on roll {number}: back one space per X",
+                                name=view.seats[state.bust.seat].name, faces=" ".join(state.bust.roll.faces()),
+                                number=state.bust.roll_number))
+        self.risk_rows = [{"text": line, "rgba": palette.TEXT} for line in lines]
+
+    def rung_tapped(self, rung: int) -> None:
+        self.screen.attempt(Place(rung))
+
+
+class ExcapeScreen(GameScreen):
+    board_class = ExcapeBoard
+    picker_class = DicePicker
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.side_width = 300
+
+    def update(self, view: ViewState) -> None:
+        colour = view.seats[view.state.seat].colour
+        app = App.get_running_app()
+        self.picker.configure([(app.tr("die A"), DIE_A, colour), (app.tr("die B"), DIE_B, colour)],
+                              lambda faces: roll_from_faces(*faces))
+        self.picker.title = app.tr("The dice {name} rolled", name=view.seats[view.state.seat].name)
+        super().update(view)
+
+    def label(self, action):
+        if isinstance(action, Again):
+            return tr("Roll again")
+        if isinstance(action, Place):
+            return tr("Keep it on rung {rung}", rung=action.rung)
+        if isinstance(action, Roll):
+            return tr("rolled {a} and {b}", a=action.a, b=action.b)
+        return str(action)
+
+    def advice_line(self, choice: Choice):
+        if not choice.advice:
+            return ""
+        return tr("worth {spaces} spaces (model)", spaces=f"{float(choice.value):.2f}")
+
+
+SCREEN = ExcapeScreen

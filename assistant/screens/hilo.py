@@ -1,0 +1,282 @@
+"""Hilo: every player's grid, the discard and the drawn card, HILO prompts, the round summary and
+the running scores (table and chart); cards drawn or turned up are entered by colour and value."""
+from __future__ import annotations
+
+from kivy.app import App
+from kivy.properties import (BooleanProperty, ColorProperty, ListProperty, NumericProperty, ObjectProperty,
+                             StringProperty)
+from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+
+from assistant.screens import palette
+from assistant.screens.cards import CardPicker
+from assistant.screens.game import GameScreen
+from assistant.screens.widgets import Chart, Table
+from assistant.session import ViewState
+from engine.hilo import Draw, Flip, Keep, Place, Remove, Reveal, Seen, Slide, Take, Youngest
+from engine.hilo import grid as g
+from engine.hilo import phases as ph
+from engine.hilo.cards import GAP, HIDDEN, MAX_VALUE, MIN_VALUE, colour_of, value_of
+from engine.hilo.counting import count_cards
+from engine.hilo.scoring import END_TOTAL
+from engine.hilo.words import awaited, line_name, place
+from engine.text import Text, tr
+
+
+class CardView(ButtonBehavior, Label):
+    """One card: face up (colour and value), face down, or the hole a diagonal left."""
+
+    face = StringProperty("down")   # "up", "down", "gap" or "none" (no card)
+    rgba = ColorProperty(palette.UNKNOWN)
+    ink = ColorProperty(palette.TEXT)
+    mark = StringProperty("")       # "hilo": in a HILO line; "pending": being turned up
+    seat = NumericProperty(-1)
+    row = NumericProperty(0)
+    col = NumericProperty(0)
+    board = ObjectProperty(None, allownone=True)
+
+    def show(self, card: int | None, names: tuple[str, ...]) -> None:
+        if card is None:
+            self.face, self.text = "none", ""
+        elif card == HIDDEN:
+            self.face, self.text = "down", ""
+        elif card == GAP:
+            self.face, self.text = "gap", ""
+        else:
+            name = names[colour_of(card)]
+            self.face, self.text = "up", str(value_of(card))
+            self.rgba, self.ink = palette.colour(name), palette.ink(name)
+
+    def on_release(self):
+        if self.board is not None and self.seat >= 0:
+            self.board.cell_tapped(self.seat, self.row, self.col)
+
+
+class PlayerGrid(BoxLayout):
+    """A player's name, points and 3x3 (or smaller) grid."""
+
+    seat = NumericProperty(0)
+    name = StringProperty("")
+    rgba = ColorProperty(palette.UNKNOWN)
+    ink = ColorProperty(palette.TEXT)
+    active = BooleanProperty(False)
+    total = StringProperty("")
+    points = StringProperty("")
+    rows = NumericProperty(3)
+    cols = NumericProperty(3)
+    board = ObjectProperty(None, allownone=True)
+
+    def show(self, grid: g.Grid, names: tuple[str, ...], marks: dict[tuple[int, int], str]) -> None:
+        rows, cols = g.shape(grid)
+        cells = self.ids.cells
+        if (rows, cols) != (self.rows, self.cols) or len(cells.children) != rows * cols:
+            self.rows, self.cols = rows, cols
+            cells.clear_widgets()
+            for r in range(rows):
+                for c in range(cols):
+                    cells.add_widget(CardView(seat=self.seat, row=r, col=c, board=self.board))
+        for view in cells.children:
+            view.show(grid[view.row][view.col], names)
+            view.mark = marks.get((view.row, view.col), "")
+
+
+class HiloBoard(BoxLayout):
+    screen = ObjectProperty(None)
+    pile_text = StringProperty("")
+    round_text = StringProperty("")
+    note_text = StringProperty("")
+    coach_text = StringProperty("")
+    hand_shown = BooleanProperty(False)
+    mode = StringProperty("place")       # what a tap on a grid does with the drawn card: place / flip
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self._match_id = None
+
+    def update(self, view: ViewState) -> None:
+        app = App.get_running_app()
+        state = view.state
+        names = state.game.palette.names
+        if view.match_id != self._match_id or len(self.ids.grids.children) != len(view.seats):
+            self._match_id = view.match_id
+            self.ids.grids.clear_widgets()
+            for seat in range(len(view.seats)):
+                self.ids.grids.add_widget(PlayerGrid(seat=seat, board=self))
+        count = count_cards(state)
+        hilo_cells = self._hilo_cells(state)
+        for widget in self.ids.grids.children:
+            seat = widget.seat
+            info = view.seats[seat]
+            widget.name, widget.rgba, widget.ink = info.name, palette.colour(info.colour), palette.ink(info.colour)
+            widget.active = info.to_play or (state.pending is not None and state.pending[0] == seat)
+            widget.total = str(state.totals[seat])
+            widget.points = app.tr("grid {grid}, ~{expected}", grid=g.known_sum(state.grids[seat]),
+                                   expected=f"{float(count.expected_score(seat)):.1f}")
+            marks = {cell: "hilo" for cell in hilo_cells.get(seat, ())}
+            if state.pending is not None and state.pending[0] == seat:
+                marks[state.pending[1:]] = "pending"
+            widget.show(state.grids[seat], names, marks)
+        self.ids.discard.show(state.discard[-1] if state.discard else None, names)
+        self.ids.hand.show(state.drawn, names)
+        self.hand_shown = state.drawn is not None
+        self.pile_text = app.tr("{cards} in the pile", cards=state.draw_pile_size())
+        self.round_text = app.tr("Round {round}", round=state.round_no)
+        self.note_text = app.tr("{name} ended the round: {turns} last turns", name=view.seats[state.trigger].name,
+                                turns=state.last_turns) if state.trigger is not None and state.last_turns else ""
+        best = next((c for c in view.choices if c.advice), None)
+        self.coach_text = app.t(tr("Best: {advice}", advice=best.advice)) if best else ""
+
+    @staticmethod
+    def _hilo_cells(state) -> dict[int, set[tuple[int, int]]]:
+        if state.phase != ph.HILO:
+            return {}
+        grid = state.grids[state.player]
+        return {state.player: {cell for line in g.hilo_lines(grid) for cell in g.line_cells(grid, line)}}
+
+    def cell_tapped(self, seat: int, row: int, col: int) -> None:
+        """A touch on a grid card: what it means depends on the step of the turn."""
+        view = self.screen.view
+        state = view.state
+        phase = state.phase
+        if phase == ph.SETUP:
+            return self.screen.attempt(Reveal(seat, row, col))
+        if phase == ph.TIE:
+            return self.screen.attempt(Youngest(seat))
+        if phase not in ph.MOVER_PHASES or seat != state.player:
+            return self.screen.tell(tr("Now: {what}", what=awaited(state, view.names)))
+        if phase == ph.TURN:
+            return self.screen.attempt(Take(row, col))
+        if phase == ph.DRAWN:
+            return self.screen.attempt(Flip(row, col) if self.mode == "flip" else Place(row, col))
+        if phase == ph.HILO:
+            grid = state.grids[seat]
+            lines = [line for line in g.hilo_lines(grid) if (row, col) in g.line_cells(grid, line)]
+            if len(lines) == 1:
+                return self.screen.attempt(Remove(lines[0].kind, lines[0].index))
+            return self.screen.tell(tr("Choose the line to remove in the list"))
+        return self.screen.tell(tr("Choose the slide in the list"))
+
+    def set_mode(self, mode: str) -> None:
+        self.mode = mode
+
+
+class ScoresPanel(BoxLayout):
+    """The running scores: a table by round and a chart of the totals; shown after each round."""
+
+    title = StringProperty("")
+    open = BooleanProperty(False)
+    rows_data = ListProperty([])
+    colours = ListProperty([])
+    series = ListProperty([])
+
+
+def score_rows(app, view: ViewState) -> tuple[list[list[str]], list, list]:
+    """(table rows, column colours, chart series) of a Hilo game's rounds so far."""
+    state = view.state
+    rows = [[app.tr("Round")] + [seat.name for seat in view.seats]]
+    running = [0] * len(view.seats)
+    series = [[] for _ in view.seats]
+    for number, (scores, trigger) in enumerate(state.rounds, start=1):
+        rows.append([str(number)] + [f"{score}*" if seat == trigger else str(score)
+                                     for seat, score in enumerate(scores)])
+        for seat, score in enumerate(scores):
+            running[seat] += score
+            series[seat].append(running[seat])
+    rows.append([app.tr("Total")] + [str(total) for total in state.totals])
+    colours = [None] + [palette.colour(seat.colour) for seat in view.seats]
+    return rows, colours, [(palette.colour(seat.colour), points) for seat, points in zip(view.seats, series)]
+
+
+class HiloScreen(GameScreen):
+    board_class = HiloBoard
+    picker_class = CardPicker
+    lowest_wins = True
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.side_width = 270
+        self.scores = ScoresPanel()
+        self.ids.board_area.add_widget(self.scores, index=1)  # above the board, below the final ranking
+        self.final_table = Table()
+        self.final_chart = Chart(limit=END_TOTAL)
+        self._rounds_seen: tuple[int | None, int] = (None, 0)
+
+    def update(self, view: ViewState) -> None:
+        self._configure_picker(view)
+        super().update(view)
+        app = App.get_running_app()
+        rows, colours, series = score_rows(app, view)
+        self.scores.rows_data, self.scores.colours, self.scores.series = rows, colours, series
+        rounds = len(view.state.rounds)
+        match, seen = self._rounds_seen
+        if match == view.match_id and rounds > seen and not self.over:
+            scores, trigger = view.state.rounds[-1]
+            self.scores.title = app.tr("Round {round} is over: {name} ended it (* doubled unless lowest)",
+                                       round=rounds, name=view.seats[trigger].name)
+            self.scores.open = True
+        self._rounds_seen = (view.match_id, rounds)
+        if self.over:
+            self.scores.open = False
+            if not self.ids.final_extra.children:
+                self.ids.final_extra.add_widget(self.final_table)
+                self.ids.final_extra.add_widget(self.final_chart)
+            self.final_table.font_size = 16 * app.scale
+            self.final_table.rows_data, self.final_table.colours = rows, colours
+            self.final_chart.series = series
+
+    def _configure_picker(self, view: ViewState) -> None:
+        """Cards are entered by colour, then value; cards already seen are dimmed."""
+        palette_ = view.state.game.palette
+        possible = {(action.colour, action.value) for action, _ in view.chance}
+        kinds = [(name, initial, palette.colour(name), palette.ink(name), any(c == name for c, _ in possible))
+                 for name, initial in zip(palette_.names, palette_.initials)]
+        self.picker.configure(kinds, lambda colour: [(v, (colour, v) in possible) for v in range(MIN_VALUE, MAX_VALUE + 1)],
+                              Seen)
+
+    def show_scores(self) -> None:
+        self.scores.title = App.get_running_app().tr("Scores by round (* ended the round)")
+        self.scores.open = not self.scores.open
+
+    def advice_line(self, choice):
+        """The expected change of the round score (the move itself is the line above), and the
+        engine's remark when it makes one (a HILO completed, the round ended)."""
+        if not choice.advice:
+            return ""
+        change = tr("expected round score {change}", change=f"{-float(choice.value):+.1f}")
+        advice = choice.advice
+        if isinstance(advice, Text) and advice.template == "{first} {second}":
+            return tr("{change}. {remark}", change=change, remark=advice.fields["second"])
+        return change
+
+    def turn(self, view: ViewState):
+        if view.state.is_terminal():
+            return view.turn
+        return awaited(view.state, view.names)
+
+    def label(self, action):
+        if isinstance(action, Take):
+            return tr("Take discard: {place}", place=place(action.row, action.col))
+        if isinstance(action, Draw):
+            return tr("Draw from the pile")
+        if isinstance(action, Place):
+            return tr("Place it: {place}", place=place(action.row, action.col))
+        if isinstance(action, Flip):
+            return tr("Flip {place}", place=place(action.row, action.col))
+        if isinstance(action, Remove):
+            return tr("Remove the HILO: {line}", line=line_name(action.line))
+        if isinstance(action, Keep):
+            return tr("Keep the HILO")
+        if isinstance(action, Slide):
+            return tr("Slide up: 2 rows of 3") if action.direction == g.VERTICAL else tr("Slide sideways: 3 rows of 2")
+        if isinstance(action, Reveal):
+            return tr("{name} turns up {place}", name=self.view.seats[action.seat].name,
+                      place=place(action.row, action.col))
+        if isinstance(action, Youngest):
+            return tr("{name} is the youngest", name=self.view.seats[action.seat].name)
+        if isinstance(action, Seen):
+            return tr("turned up the {colour} {value}", colour=action.colour, value=action.value)
+        return str(action)
+
+
+SCREEN = HiloScreen

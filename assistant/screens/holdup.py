@@ -1,0 +1,199 @@
+"""Hold Up 4D6: the three rows of gem cards, the dice with the consequence of keeping them, each
+player's GV faces and pile, and the final scoring breakdown."""
+from __future__ import annotations
+
+from kivy.app import App
+from kivy.properties import BooleanProperty, ColorProperty, ListProperty, ObjectProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+
+from assistant.screens import palette
+from assistant.screens.cards import CardPicker
+from assistant.screens.dice import DicePicker
+from assistant.screens.game import GameScreen
+from assistant.screens.widgets import Table
+from assistant.session import Choice, ViewState
+from engine.holdup import Draw, Flip, Keep, Place, Reroll, Roll, Steal
+from engine.holdup.preview import preview
+from engine.holdup.rules import DICE, MAX_ROLLS, ROWS, plan_keep
+from engine.text import tr
+
+FACES = tuple(str(face) for face in range(1, 7))
+
+
+class GemCard(Label):
+    """A gem card: its stone's colour, its value, the stone's name in small."""
+
+    stone = StringProperty("")
+    rgba = ColorProperty(palette.UNKNOWN)
+    mark = StringProperty("")  # "capture": keeping the dice takes it; "short": its row is too short
+
+
+class GemRow(BoxLayout):
+    number = StringProperty("")
+    short = BooleanProperty(False)
+
+    def show(self, cards, marks: list[str]) -> None:
+        area = self.ids.cards
+        area.clear_widgets()
+        for gem, mark in zip(cards, marks):
+            area.add_widget(GemCard(text=str(gem.value), stone=gem.stone, rgba=palette.stone(gem.stone),
+                                    color=palette.ink_on(palette.stone(gem.stone)), mark=mark))
+
+
+class PlayerRow(BoxLayout):
+    name = StringProperty("")
+    rgba = ColorProperty(palette.UNKNOWN)
+    ink = ColorProperty(palette.TEXT)
+    active = BooleanProperty(False)
+    gv = ListProperty(["V", "V", "V"])
+    pile = StringProperty("")
+    score = StringProperty("")
+
+
+class HoldUpBoard(BoxLayout):
+    screen = ObjectProperty(None)
+    dice = ListProperty([])
+    dice_text = StringProperty("")
+    pile_text = StringProperty("")
+    consequence = StringProperty("")
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        for number in range(ROWS, 0, -1):  # the top row (3) first, as the table sees them
+            self.ids.rows.add_widget(GemRow(number=str(number)))
+
+    def update(self, view: ViewState) -> None:
+        app = App.get_running_app()
+        state = view.state
+        plan = plan_keep(state.rows, state.dice) if state.phase == "decide" else None
+        for row in self.ids.rows.children:
+            number = int(row.number)
+            cards = state.rows[number - 1]
+            row.short = plan is not None and plan.short_row == number
+            taken = state.dice.count(number) if plan is not None and not plan.short_row else 0
+            row.show(cards, ["short" if row.short else "capture" if i >= len(cards) - taken else ""
+                             for i in range(len(cards))])
+        self.dice = [str(face) for face in state.dice]
+        self.dice_text = app.tr("roll {roll} of {most}", roll=state.rolls, most=MAX_ROLLS) if state.dice else ""
+        self.pile_text = app.tr("Draw pile: {count} cards", count=state.draw_total())
+        self.consequence = self.screen.t(preview(state, Keep())) if plan is not None else ""
+        scores = state.scores()
+        self.ids.players.data = [
+            {"name": seat.name, "rgba": palette.colour(seat.colour), "ink": palette.ink(seat.colour),
+             "active": s == state.seat and not state.is_terminal(), "gv": list(state.gv[s]),
+             "pile": app.tr("pile {count}, top {top}", count=len(state.piles[s]), top=str(state.piles[s][-1]))
+             if state.piles[s] else app.tr("pile empty"), "score": str(scores[s]["total"])}
+            for s, seat in enumerate(view.seats)]
+
+
+class HoldUpPicker(BoxLayout):
+    """Dice at a roll, gem cards at a draw: the picker the moment needs."""
+
+    screen = ObjectProperty(None)
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.dice = DicePicker(screen=self.screen)
+        self.cards = CardPicker(screen=self.screen, kind_cols=2)
+
+    def update(self, view: ViewState) -> None:
+        state = view.state
+        wanted = self.dice if state.phase == "roll" else self.cards
+        if wanted.parent is not self:
+            self.clear_widgets()
+            self.add_widget(wanted)
+        app = App.get_running_app()
+        if state.phase == "roll":
+            count = DICE - len(state.dice)
+            self.dice.title = app.tr("The {count} dice {name} rolled", count=count, name=view.seats[state.seat].name)
+            self.dice.configure([("", FACES, "")] * count, lambda faces: Roll(tuple(int(f) for f in faces)))
+        else:
+            left = {(action.stone, action.value) for action, _ in view.chance}
+            stones = sorted({gem.stone for gem in state.game.gems})
+            kinds = [(stone, app.t(stone), palette.stone(stone), palette.ink_on(palette.stone(stone)),
+                      any(s == stone for s, _ in left)) for stone in stones]
+
+            def values(stone: str):
+                if not stone:
+                    return [(value, False) for value in sorted({gem.value for gem in state.game.gems})]
+                return [(gem.value, (gem.stone, gem.value) in left) for gem in state.game.gems if gem.stone == stone]
+
+            self.cards.configure(kinds, values, Draw)
+        wanted.update(view)
+
+
+class HoldUpScreen(GameScreen):
+    board_class = HoldUpBoard
+    picker_class = HoldUpPicker
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.side_width = 300
+        self.final_table = Table()
+
+    def update(self, view: ViewState) -> None:
+        super().update(view)
+        if self.over:
+            app = App.get_running_app()
+            if not self.ids.final_extra.children:
+                self.ids.final_extra.add_widget(self.final_table)
+            self.final_table.font_size = 17 * app.scale
+            self.final_table.totals_row = False
+            self.final_table.rows_data = final_rows(app, view)
+
+    def turn(self, view: ViewState):
+        state = view.state
+        name = view.seats[state.seat].name
+        phase = state.phase
+        if phase == "deal":
+            return tr("Deal the opening rows: card {number} of {total}",
+                      number=sum(len(cards) for cards in state.rows) + 1, total=ROWS * 2)
+        if phase == "roll":
+            return tr("{name} rolls (roll {roll} of {most})", name=name, roll=state.rolls + 1, most=MAX_ROLLS)
+        if phase == "decide":
+            return tr("{name}: keep the dice or roll again", name=name)
+        if phase == "flip":
+            return tr("{name} flips GV cards for the 4s", name=name)
+        if phase == "draw":
+            return tr("{name}: turn over the top card of the draw pile", name=name)
+        if phase == "place":
+            return tr("{name} puts the {card} at the end of a row", name=name, card=str(state.held))
+        if phase == "steal":
+            return tr("{name} has G G G: take another player's top card", name=name)
+        return view.turn
+
+    def label(self, action):
+        if isinstance(action, Keep):
+            return tr("Keep the dice")
+        if isinstance(action, Reroll):
+            return tr("Roll {faces} again", faces=" ".join(map(str, action.faces))) if action.faces \
+                else tr("Roll all four again")
+        if isinstance(action, Flip):
+            return tr("Flip GV card {cards}", cards=" + ".join(map(str, action.cards)))
+        if isinstance(action, Place):
+            return tr("Put it in row {row}", row=action.row)
+        if isinstance(action, Steal):
+            return tr("Take {name}'s top card", name=self.view.seats[action.victim].name)
+        if isinstance(action, Roll):
+            return tr("rolled {faces}", faces=" ".join(map(str, action.faces)))
+        if isinstance(action, Draw):
+            return tr("turned over {stone} {value}", stone=action.stone, value=action.value)
+        return str(action)
+
+    def advice_line(self, choice: Choice):
+        if not choice.advice:
+            return ""
+        return tr("{points} points for you", points=f"{float(choice.value):+.1f}")
+
+
+def final_rows(app, view: ViewState) -> list[list[str]]:
+    """Each player's final score, part by part."""
+    rows = [["", app.tr("cards"), "VVV", app.tr("sets"), app.tr("last card"), app.tr("total")]]
+    for seat, score in zip(view.seats, view.state.scores()):
+        rows.append([seat.name, str(score["cards"]), str(score["vvv"]), str(score["sets"]), str(score["last_card"]),
+                     str(score["total"])])
+    return rows
+
+
+SCREEN = HoldUpScreen

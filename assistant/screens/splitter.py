@@ -1,0 +1,228 @@
+"""Splitter: the roll, each player's sheet with the legal pairs highlighted, the live score
+breakdown, and the final ranking with every sheet's points by number."""
+from __future__ import annotations
+
+from kivy.app import App
+from kivy.properties import BooleanProperty, ColorProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+
+from assistant.screens import palette
+from assistant.screens.dice import DicePicker
+from assistant.screens.game import GameScreen
+from assistant.screens.text import number
+from assistant.screens.widgets import Table
+from assistant.session import Choice, ViewState
+from engine.core import CHANCE
+from engine.splitter import TURNS, Place, Roll
+from engine.splitter.pads import HEIGHT, WIDTH, position
+from engine.splitter.scoring import HEARTS_BONUS
+from engine.text import tr
+
+FACES = tuple(str(face) for face in range(1, 7))
+
+
+class SheetCell(ButtonBehavior, Label):
+    """One frame position: no cell, an empty or written cell, a star or heart cell."""
+
+    kind = StringProperty("none")    # "none", "cell", "star" or "heart"
+    legal = BooleanProperty(False)   # in a pair the roll may be written in
+    scoring = BooleanProperty(False)  # in a group that scores
+    cx = NumericProperty(0)
+    cy = NumericProperty(0)
+    board = ObjectProperty(None, allownone=True)
+
+    def on_release(self):
+        self.board.cell_tapped(self.cx, self.cy)
+
+
+class DieView(ButtonBehavior, Label):
+    """A die of the roll; the chosen one goes in the cell you touch, the other in its mirror."""
+
+    chosen = BooleanProperty(False)
+    index = NumericProperty(0)
+    board = ObjectProperty(None, allownone=True)
+
+    def on_release(self):
+        self.board.choose_die(self.index)
+
+
+class SeatTab(ButtonBehavior, BoxLayout):
+    seat = NumericProperty(0)
+    name = StringProperty("")
+    score = StringProperty("")
+    rgba = ColorProperty(palette.UNKNOWN)
+    ink = ColorProperty(palette.TEXT)
+    shown = BooleanProperty(False)
+    writing = BooleanProperty(False)
+    board = ObjectProperty(None, allownone=True)
+
+    def on_release(self):
+        self.board.show_seat(self.seat)
+
+
+class SplitterBoard(BoxLayout):
+    screen = ObjectProperty(None)
+    seat = NumericProperty(0)           # whose sheet is shown
+    die = NumericProperty(0)            # which die goes in the touched cell
+    dice = ListProperty([])             # the roll's two numbers as text ([] before the roll)
+    turn_text = StringProperty("")
+    seat_rows = ListProperty([])
+    breakdown_rows = ListProperty([])
+    total_text = StringProperty("")
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self._match_id = None
+        cells = self.ids.sheet
+        for y in range(HEIGHT):
+            for x in range(WIDTH):
+                cells.add_widget(SheetCell(cx=x, cy=y, board=self))
+
+    def follow(self, view: ViewState) -> None:
+        """Show a new match from its first sheet, then the sheets of the players still writing."""
+        waiting = view.state.waiting_for()
+        if view.match_id != self._match_id:
+            self._match_id, self.seat = view.match_id, 0
+        if waiting and self.seat not in waiting:
+            self.seat = waiting[0]
+
+    def update(self, view: ViewState) -> None:
+        app = App.get_running_app()
+        state = view.state
+        waiting = state.waiting_for()
+        self.dice = [] if state.roll is None else [str(state.roll.low), str(state.roll.high)]
+        if waiting:
+            self.turn_text = app.tr("Turn {turn} of {turns}. Still to write: {names}", turn=state.turn + 1,
+                                    turns=TURNS, names=", ".join(view.seats[s].name for s in waiting))
+        else:
+            self.turn_text = app.tr("Turn {turn} of {turns}", turn=min(state.turn + 1, TURNS), turns=TURNS)
+        self.seat_rows = [{"seat": s, "name": seat.name, "score": number(seat.score), "board": self,
+                           "rgba": palette.colour(seat.colour), "ink": palette.ink(seat.colour),
+                           "shown": s == self.seat, "writing": s in waiting}
+                          for s, seat in enumerate(view.seats)]
+        self._show_sheet(state)
+
+    def _show_sheet(self, state) -> None:
+        app = App.get_running_app()
+        pad, sheet = state.pad, state.sheets[self.seat]
+        legal = {pos for action in state.legal_actions() if isinstance(action, Place) and action.player == self.seat
+                 for pos in (position(action.x, action.y), position(action.mirror_x, action.y))}
+        result = state.breakdown(self.seat)
+        scoring = {cell for group in result.groups if group.points for cell in group.cells}
+        for cell in self.ids.sheet.children:
+            pos = position(cell.cx, cell.cy)
+            cell.kind = ("star" if pos in pad.stars else "heart" if pos in pad.hearts else "cell") \
+                if pad.is_cell(pos) else "none"
+            mark = {"star": "\u2605", "heart": "\u2665"}.get(cell.kind, "")
+            cell.text = (str(sheet[pos]) if sheet[pos] else "") + (
+                f"[size={int(cell.font_size * 0.5)}][font=DejaVuSans]{mark}[/font][/size]" if mark else "")
+            cell.legal = pos in legal
+            cell.scoring = pos in scoring
+        self.breakdown_rows = [{"text": app.t(line), "rgba": palette.TEXT if points else palette.DIM}
+                               for line, points in breakdown_lines(result)]
+        self.total_text = app.tr("{name}'s sheet scores {total}", name=self.screen.view.seats[self.seat].name,
+                                 total=result.total)
+
+    # --- touches -------------------------------------------------------------------------------
+
+    def show_seat(self, seat: int) -> None:
+        self.seat = seat
+        self.screen.update(self.screen.view)
+
+    def choose_die(self, index: int) -> None:
+        self.die = index
+
+    def cell_tapped(self, x: int, y: int) -> None:
+        """Write the chosen die here and the other in the mirror cell (the engine says why not)."""
+        state = self.screen.view.state
+        roll = state.roll or Roll(1, 1)
+        here, there = (roll.low, roll.high) if self.die == 0 else (roll.high, roll.low)
+        self.die = 0
+        self.screen.attempt(Place(self.seat, x, y, here, there))
+
+
+def breakdown_lines(result) -> list[tuple[object, int]]:
+    """(sentence, points) for each scoring group, each group already too big, and the hearts."""
+    lines = []
+    for group in result.groups:
+        count = len(group.cells)
+        if group.points:
+            if count == 1:
+                text = tr("a lone 1 on a star: {points}", points=group.points) if group.star else \
+                    tr("a lone 1: {points}", points=group.points)
+            elif group.star:
+                text = tr("{count} touching {number}s with a star: {points}", count=count, number=group.number,
+                          points=group.points)
+            else:
+                text = tr("{count} touching {number}s: {points}", count=count, number=group.number,
+                          points=group.points)
+            lines.append((text, group.points))
+        elif count > group.number:
+            lines.append((tr("{count} touching {number}s: 0, too many", count=count, number=group.number), 0))
+    if result.hearts_bonus:
+        lines.append((tr("the hearts hold one number: +{bonus}", bonus=HEARTS_BONUS), result.hearts_bonus))
+    return lines
+
+
+class SplitterScreen(GameScreen):
+    board_class = SplitterBoard
+    picker_class = DicePicker
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.side_width = 300
+        self.final_table = Table(totals_row=False)
+
+    def update(self, view: ViewState) -> None:
+        self.picker.configure([("", FACES, ""), ("", FACES, "")], lambda faces: Roll(int(faces[0]), int(faces[1])))
+        self.board.follow(view)  # before the side list is filtered by the sheet shown
+        super().update(view)
+        app = App.get_running_app()
+        self.picker.title = app.tr("The two dice {name} rolled", name=view.seats[view.state.roller()].name) \
+            if not self.over else ""
+        if self.over:
+            if not self.ids.final_extra.children:
+                self.ids.final_extra.add_widget(self.final_table)
+            self.final_table.font_size = 17 * app.scale
+            self.final_table.rows_data, self.final_table.colours = final_rows(app, view)
+
+    def turn(self, view: ViewState):
+        state = view.state
+        if view.to_play == CHANCE:
+            return tr("{name} rolls the two dice", name=view.seats[state.roller()].name)
+        if state.roll is not None and not state.is_terminal():
+            return tr("Everyone writes {low} and {high}", low=state.roll.low, high=state.roll.high)
+        return view.turn
+
+    def visible(self, choice: Choice) -> bool:
+        return choice.seat == self.board.seat or choice.seat == CHANCE
+
+    def label(self, action):
+        if isinstance(action, Place):
+            return tr("{left} | {right}: row {row}, columns {col} and {mirror}", left=action.left,
+                      right=action.right, row=action.y + 1, col=action.x + 1, mirror=action.mirror_x + 1)
+        if isinstance(action, Roll):
+            return tr("rolled {low} and {high}", low=action.low, high=action.high)
+        return str(action)
+
+    def advice_line(self, choice: Choice):
+        if not choice.advice:
+            return ""
+        return tr("expected final score {score}", score=f"{float(choice.value):.1f}")
+
+
+def final_rows(app, view: ViewState) -> tuple[list[list[str]], list]:
+    """Points of each sheet by number (1s to 6s), the hearts bonus and the total."""
+    state = view.state
+    rows = [[""] + [f"{n}s" for n in range(1, 7)] + [app.tr("hearts"), app.tr("total")]]
+    colours = [None] * len(rows[0])
+    for seat, info in enumerate(view.seats):
+        result = state.breakdown(seat)
+        by_number = [sum(g.points for g in result.groups if g.number == n) for n in range(1, 7)]
+        rows.append([info.name] + [str(p) for p in by_number] + [str(result.hearts_bonus), str(result.total)])
+    return rows, colours
+
+
+SCREEN = SplitterScreen
