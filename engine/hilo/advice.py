@@ -110,9 +110,9 @@ def _advise_action(state, position: _Position, action) -> Advice:
         old = position.grid[action.row][action.col]
         old_words = (tr("the face-down card (worth {mean} on average)", mean=_points(position.mean))
                      if old == HIDDEN else tr("the {card}", card=palette.name(old)))
-        template = ("take the {card} from the discard and put it at {place} in place of {old}"
-                    if isinstance(action, Take) else "put the {card} at {place} in place of {old}")
-        move = tr(template, card=palette.name(card), place=place(action.row, action.col), old=old_words)
+        fields = dict(card=palette.name(card), place=place(action.row, action.col), old=old_words)
+        move = (tr("take the {card} from the discard and put it at {place} in place of {old}", **fields)
+                if isinstance(action, Take) else tr("put the {card} at {place} in place of {old}", **fields))
         if removals:
             extra = tr("This completes a HILO: remove {line}.", line=line_name(removals[0].line))
         elif hidden == 0 < position.hidden and state.trigger is None and not state.final:
@@ -146,10 +146,7 @@ def _advise_action(state, position: _Position, action) -> Advice:
 
 def _after_draw(state, position: _Position) -> Fraction:
     """Expected score after drawing: the mean, over the possible cards, of the best B1/B2."""
-    if state.draw_pile_size():
-        cards, dealt = state.next_draw_cards(), bool(state.fresh)
-    else:
-        cards, dealt = state.discard[:-1], False  # the reshuffle the draw will make
+    cards, dealt = state.next_draw_cards(), bool(state.fresh)
     total = Fraction(0)
     for card in cards:
         # A card from the dealt pile leaves the unseen cards; a reshuffled one was never among them.

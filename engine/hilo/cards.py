@@ -47,6 +47,7 @@ class Palette:
         self._names = tuple(f"{names[colour_of(card)]} {value_of(card)}" for card in DECK)
         self._codes = tuple(f"{initials[colour_of(card)]}{value_of(card)}" for card in DECK)
         self._by_card_name = {name.lower(): card for card, name in enumerate(self._names)}
+        self._by_code = {code.upper(): card for card, code in enumerate(self._codes)}
 
     @staticmethod
     @lru_cache(maxsize=None)
@@ -94,6 +95,9 @@ class Palette:
 
     def read_code(self, text: str) -> int:
         """The card written ``"R7"`` or ``"R-1"``; ValueError naming what is wrong."""
+        card = self._by_code.get(text.strip().upper())
+        if card is not None:
+            return card
         match = _CODE.match(text.strip())
         index = self._by_initial.get(match.group(1).upper()) if match else None
         if index is None:

@@ -85,10 +85,5 @@ class CardCount:
 
 def count_cards(state) -> CardCount:
     palette = state.game.palette
-    if state.draw_pile_size():
-        next_draw = state.next_draw_cards()
-    elif state.can_draw():
-        next_draw = tuple(sorted(state.discard[:-1]))  # the reshuffle the next draw would make
-    else:
-        next_draw = ()
-    return CardCount(Distribution(state.unseen(), palette), Distribution(next_draw, palette), state.grids)
+    return CardCount(Distribution(state.unseen(), palette), Distribution(state.next_draw_cards(), palette),
+                     state.grids)

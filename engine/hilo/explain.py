@@ -44,8 +44,10 @@ def explain_illegal(state, action: Action) -> Text:
 
 def _seen(state, action: Seen) -> Text:
     palette = state.game.palette
-    if state.phase not in ph.CHANCE_PHASES:
-        return tr("no card is being turned up now: {what}", what=awaited(state))
+    if state.phase not in ph.CHANCE_PHASES:  # the same answer for every card: made once per state
+        if "no card" not in state._cache:
+            state._cache["no card"] = tr("no card is being turned up now: {what}", what=awaited(state))
+        return state._cache["no card"]
     card = state.card_for(action)
     if card is None:
         if palette.colour_index(str(action.colour)) is None:
@@ -95,9 +97,7 @@ def _turn_action(state, action: Action) -> Text:
         if phase == ph.DRAWN:
             return tr("you have already drawn the {card}: place it or discard it and flip a face-down card",
                       card=drawn)
-        if not state.game.options.reshuffle_discards:
-            return tr("the draw pile is empty and the discards are not reshuffled at this table: take the discard")
-        return tr("the draw pile is empty and there are no discards to shuffle into a new one: take the discard")
+        return tr("the draw pile is empty and the discards are not reshuffled at this table: take the discard")
     if isinstance(action, (Place, Flip)) and phase == ph.TURN:
         return tr("draw a card first: you can place or discard only a card you drew (to use the "
                   "discard, take it)")

@@ -7,6 +7,7 @@ from engine.table import EMPTY, FACE_DOWN
 from engine.text import tr
 from engine.hilo import grid as g
 from engine.hilo import phases as ph
+from engine.hilo import positions
 from engine.hilo.cards import GAP, HIDDEN
 from engine.hilo.counting import count_cards
 from engine.hilo.words import awaited, player, players
@@ -51,11 +52,7 @@ def summary(state) -> dict[str, Any]:
 
 def grid_text(state, seat: int) -> str:
     """"R7 ?? B3 / G7 Y1 R2 / ...": rows top to bottom, ?? face down, .. a hole; "-" when empty."""
-    code = state.game.palette.code
-    grid = state.grids[seat]
-    rows = [" ".join("??" if cell == HIDDEN else ".." if cell == GAP else code(cell) for cell in row)
-            for row in grid]
-    return " / ".join(rows) if rows else "-"
+    return positions.grid_text(state.grids[seat], state.game.palette)
 
 
 def describe(state, names: Sequence[str]) -> str:

@@ -1,34 +1,32 @@
 """A Hilo position as JSON, and the checks that refuse an inconsistent one (naming the field).
 
-Cards are written as the table names them ("red 7"); a face-down card is "face-down" and the
-hole a removed diagonal leaves (until the slide) is "empty".
+Grids and card lists are written as the rules write them (engine.hilo.positions): "R7 ?? B3 / ...".
 """
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any, Mapping
 
 from engine.core import InvalidStateError, field_of, require
-from engine.table import EMPTY, FACE_DOWN
 from engine.hilo import grid as g
 from engine.hilo import phases as ph
 from engine.hilo.cards import DECK_SIZE, GAP, HIDDEN
 from engine.hilo.grid import GRID_CARDS
+from engine.hilo.positions import cards_text, grid_text, read_cards, read_grid
 from engine.hilo.scoring import game_over
 
 
 def state_to_dict(state) -> dict[str, Any]:
-    name = state.game.palette.name
+    palette = state.game.palette
     return {
         "round": state.round_no,
         "totals": list(state.totals),
         "rounds": [{"scores": list(scores), "trigger": trigger} for scores, trigger in state.rounds],
         "phase": state.phase,
         "player": state.player,
-        "grids": [[list(row) for row in _grid_names(grid, state.game.palette)] for grid in state.grids],
-        "discard": [name(card) for card in state.discard],
-        "draw_pile": {"unseen": state.fresh, "reshuffled": [name(card) for card in state.recycled]},
-        "drawn": None if state.drawn is None else name(state.drawn),
+        "grids": [grid_text(grid, palette) for grid in state.grids],
+        "discard": cards_text(state.discard, palette),
+        "draw_pile": {"unseen": state.fresh, "reshuffled": cards_text(state.recycled, palette)},
+        "drawn": None if state.drawn is None else palette.code(state.drawn),
         "pending": None if state.pending is None else dict(zip(("seat", "row", "col"), state.pending)),
         "trigger": state.trigger,
         "last_turns": state.last_turns,
@@ -39,18 +37,10 @@ def state_to_dict(state) -> dict[str, Any]:
 
 def copy_dict(data: dict[str, Any]) -> dict[str, Any]:
     """A copy of a ``state_to_dict`` result sharing nothing mutable with it (faster than deepcopy)."""
-    pile, pending = data["draw_pile"], data["pending"]
+    pending = data["pending"]
     return {**data, "totals": list(data["totals"]), "rounds": [dict(r, scores=list(r["scores"])) for r in data["rounds"]],
-            "grids": [[list(row) for row in grid] for grid in data["grids"]], "discard": list(data["discard"]),
-            "draw_pile": {"unseen": pile["unseen"], "reshuffled": list(pile["reshuffled"])},
+            "grids": list(data["grids"]), "draw_pile": dict(data["draw_pile"]),
             "pending": None if pending is None else dict(pending), "declined": list(data["declined"])}
-
-
-@lru_cache(maxsize=4096)
-def _grid_names(grid: g.Grid, palette) -> tuple[tuple[str, ...], ...]:
-    """The grid in table words (grids are shared between states, so this is cached)."""
-    return tuple(tuple(FACE_DOWN if cell == HIDDEN else EMPTY if cell == GAP else palette.name(cell)
-                       for cell in row) for row in grid)
 
 
 def fields_from_dict(game, data: Mapping[str, Any]) -> dict[str, Any]:
@@ -67,7 +57,7 @@ def fields_from_dict(game, data: Mapping[str, Any]) -> dict[str, Any]:
         where = f"rounds[{i}]"
         require(isinstance(entry, Mapping), where, "expected an object with scores and trigger")
         scores = _ints(entry, "scores", n, where)
-        trigger = field_of(entry, "trigger", int)
+        trigger = _nested(entry, "trigger", int, where)
         require(0 <= trigger < n, f"{where}.trigger", f"no seat {trigger} among {n} players")
         rounds.append((tuple(scores), trigger))
     require(totals == [sum(s[seat] for s, _ in rounds) for seat in range(n)], "totals",
@@ -84,17 +74,19 @@ def fields_from_dict(game, data: Mapping[str, Any]) -> dict[str, Any]:
 
     raw_grids = field_of(data, "grids", list)
     require(len(raw_grids) == n, "grids", f"expected {n} grids, got {len(raw_grids)}")
-    grids = tuple(_grid(raw, f"grids[{seat}]", reader) for seat, raw in enumerate(raw_grids))
-    discard = tuple(reader.card(c, f"discard[{i}]") for i, c in enumerate(field_of(data, "discard", list)))
+    grids = tuple(reader.grid(raw, f"grids[{seat}]") for seat, raw in enumerate(raw_grids))
+    discard = reader.cards(field_of(data, "discard", str), "discard")
     pile = field_of(data, "draw_pile", dict)
-    fresh = field_of(pile, "unseen", int)
-    recycled = tuple(reader.card(c, f"draw_pile.reshuffled[{i}]")
-                     for i, c in enumerate(field_of(pile, "reshuffled", list)))
+    fresh = _nested(pile, "unseen", int, "draw_pile")
+    recycled = reader.cards(_nested(pile, "reshuffled", str, "draw_pile"), "draw_pile.reshuffled")
     require(fresh >= 0, "draw_pile.unseen", "cannot be negative")
     require(not (fresh and recycled), "draw_pile",
             "the discards are reshuffled only into an empty pile, so it cannot hold both")
-    drawn_name = data.get("drawn")
-    drawn = None if drawn_name is None else reader.card(drawn_name, "drawn")
+    drawn = None
+    if data.get("drawn") is not None:
+        hand = reader.cards(field_of(data, "drawn", str), "drawn")
+        require(len(hand) == 1, "drawn", f"expected one card, got {data['drawn']!r}")
+        drawn = hand[0]
     hidden = sum(g.hidden_count(grid) for grid in grids)
     in_flight = 1 if phase == ph.SWAP_REVEAL else 0  # the face-down card swapped out, being turned up
     require(hidden + in_flight + fresh + len(reader.seen) == DECK_SIZE, "draw_pile.unseen",
@@ -163,8 +155,8 @@ def _pending(raw, phase, grids, player):
         require(raw is None, "pending", "a card is turned up only at a reveal")
         return None
     require(isinstance(raw, Mapping), "pending", f"phase {phase} needs the seat, row and col being turned up")
-    seat = field_of(raw, "seat", int)
-    row, col = field_of(raw, "row", int), field_of(raw, "col", int)
+    seat = _nested(raw, "seat", int, "pending")
+    row, col = _nested(raw, "row", int, "pending"), _nested(raw, "col", int, "pending")
     require(0 <= seat < len(grids), "pending.seat", f"no seat {seat}")
     rows, cols = g.shape(grids[seat])
     require(0 <= row < rows and 0 <= col < cols, "pending", f"no cell at row {row}, col {col} of seat {seat}")
@@ -177,6 +169,14 @@ def _pending(raw, phase, grids, player):
     return seat, row, col
 
 
+def _nested(data: Mapping[str, Any], name: str, kind: type, parent: str) -> Any:
+    """``field_of`` for a field inside ``parent``, named with its path ("draw_pile.unseen")."""
+    try:
+        return field_of(data, name, kind)
+    except InvalidStateError as exc:
+        raise InvalidStateError(f"{parent}.{exc}") from None
+
+
 def _ints(data: Mapping[str, Any], name: str, n: int, where: str = "") -> list[int]:
     label = f"{where}.{name}" if where else name
     values = data.get(name)
@@ -186,28 +186,33 @@ def _ints(data: Mapping[str, Any], name: str, n: int, where: str = "") -> list[i
     return values
 
 
-def _grid(raw: Any, where: str, reader: "_CardReader") -> g.Grid:
-    problem = g.shape_problem(raw)
-    require(problem is None, where, problem)
-    return tuple(tuple(HIDDEN if cell == FACE_DOWN else GAP if cell == EMPTY
-                       else reader.card(cell, f"{where}[{r}][{c}]") for c, cell in enumerate(row))
-                 for r, row in enumerate(raw))
-
-
 class _CardReader:
-    """Reads card names, refusing a card that appears twice."""
+    """Reads grids and card lists, refusing a card that appears twice."""
 
     def __init__(self, palette):
         self.palette = palette
         self.seen: dict[int, str] = {}
 
-    def card(self, text: Any, where: str) -> int:
-        require(isinstance(text, str), where, f"expected a card name such as \"red 7\", got {text!r}")
+    def grid(self, text: Any, where: str) -> g.Grid:
         try:
-            card = self.palette.read_name(text)
+            grid = read_grid(text, self.palette)
         except ValueError as exc:
             raise InvalidStateError(f"{where}: {exc}") from None
-        require(card not in self.seen, where, f"the {text} is also at {self.seen.get(card)}: every card exists once")
-        self.seen[card] = where
-        return card
+        for r, c, cell in g.cells(grid):
+            if cell >= 0:
+                self._once(cell, f"{where} row {r + 1} column {c + 1}")
+        return grid
 
+    def cards(self, text: str, where: str) -> tuple[int, ...]:
+        try:
+            cards = read_cards(text, self.palette)
+        except ValueError as exc:
+            raise InvalidStateError(f"{where}: {exc}") from None
+        for card in cards:
+            self._once(card, where)
+        return cards
+
+    def _once(self, card: int, where: str) -> None:
+        require(card not in self.seen, where,
+                f"{self.palette.code(card)} is also in {self.seen.get(card)}: every card exists once")
+        self.seen[card] = where

@@ -9,7 +9,7 @@ import random
 from fractions import Fraction
 from typing import Any, Sequence
 
-from engine.core import (CHANCE, SIMULTANEOUS, TERMINAL, Action, Outcome, State, rank_winners,
+from engine.core import (CHANCE, SIMULTANEOUS, TERMINAL, Action, IllegalActionError, Outcome, State, rank_winners,
                          sorted_actions)
 from engine.text import tr
 from engine.hilo import grid as g
@@ -76,11 +76,18 @@ class HiloState(State):
         return self.fresh + len(self.recycled)
 
     def next_draw_cards(self) -> tuple[int, ...]:
-        """The equally likely identities of the top of the draw pile."""
-        return self.unseen() if self.fresh else self.recycled
+        """The equally likely cards the next draw can show: any unseen card while the pile is the
+        dealt one, else one of the reshuffled discards (those an empty pile would be made of)."""
+        if self.fresh:
+            return self.unseen()
+        if self.recycled:
+            return self.recycled
+        return tuple(sorted(self.discard[:-1])) if self.game.options.reshuffle_discards else ()
 
     def can_draw(self) -> bool:
-        return self.draw_pile_size() > 0 or (self.game.options.reshuffle_discards and len(self.discard) > 1)
+        # When the pile is empty the discard holds at least 50 cards (at most 6 x 9 are in the
+        # grids), so a reshuffle always makes a new pile.
+        return self.draw_pile_size() > 0 or self.game.options.reshuffle_discards
 
     def tied_for_first(self) -> tuple[int, ...]:
         sums = [g.known_sum(grid) for grid in self.grids]
@@ -119,9 +126,7 @@ class HiloState(State):
         return self._cache["legal"]
 
     def is_legal(self, action: Action) -> bool:
-        if "legal_set" not in self._cache:
-            self._cache["legal_set"] = frozenset(self.legal_actions())
-        return action in self._cache["legal_set"]
+        return not self.explain_illegal(action)
 
     def _legal(self) -> tuple[Action, ...]:
         phase = self.phase
@@ -159,13 +164,22 @@ class HiloState(State):
         outcomes = self.chance_outcomes()  # all equally likely: one draw of an index is exact
         return outcomes[rng.randrange(len(outcomes))][0]
 
+    def apply(self, action: Action) -> "HiloState":
+        reason = self.explain_illegal(action)  # "" exactly when legal: one look-up instead of three
+        if reason:
+            raise IllegalActionError(action, reason)
+        return self._apply(action)
+
     def explain_illegal(self, action: Action) -> str:
-        if self.is_legal(action):
-            return ""
-        reasons = self._cache.setdefault("reasons", {})
-        if action not in reasons:
-            reasons[action] = explain.explain_illegal(self, action)
-        return reasons[action]
+        # The referee is asked about the same actions again and again: every answer is kept, and
+        # the legal actions are seeded as "" so a legal one costs a single look-up.
+        reasons = self._cache.get("reasons")
+        if reasons is None:
+            reasons = self._cache["reasons"] = dict.fromkeys(self.legal_actions(), "")
+        reason = reasons.get(action)
+        if reason is None:
+            reason = reasons[action] = explain.explain_illegal(self, action)
+        return reason
 
     def returns(self) -> tuple[float, ...]:
         return tuple(float(total) for total in self.totals)
