@@ -115,7 +115,7 @@ def _advise_action(state, position: _Position, action) -> Advice:
                 if isinstance(action, Take) else tr("put the {card} at {place} in place of {old}", **fields))
         if removals:
             extra = tr("This completes a HILO: remove {line}.", line=line_name(removals[0].line))
-        elif hidden == 0 < position.hidden and state.trigger is None and not state.final:
+        elif hidden == 0 < position.hidden and state.trigger is None:
             extra = _ENDS_ROUND
     elif isinstance(action, Flip):
         after, chance = position.after_flip(action.row, action.col)

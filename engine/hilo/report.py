@@ -60,15 +60,17 @@ def describe(state, names: Sequence[str]) -> str:
     lines = []
     outcome = state.outcome()
     if outcome is not None:
-        best = state.totals[outcome.winners[0]]
-        lines.append(tr("Game over after {rounds} rounds: {winners} win with {total} points.", rounds=len(state.rounds),
-                        winners=players(outcome.winners, names), total=best)
-                     if len(outcome.winners) > 1 else
-                     tr("Game over after {rounds} rounds: {winner} wins with {total} points.",
-                        rounds=len(state.rounds), winner=players(outcome.winners, names), total=best))
+        fields = dict(rounds=len(state.rounds), total=state.totals[outcome.winners[0]])
+        if len(outcome.winners) > 1:
+            lines.append(tr("Game over after {rounds} rounds: {winners} win with {total} points.",
+                            winners=players(outcome.winners, names), **fields))
+        else:
+            lines.append(tr("Game over after {rounds} rounds: {winner} wins with {total} points.",
+                            winner=player(outcome.winners[0], names), **fields))
     else:
         lines.append(tr("Round {round}: {next}.", round=state.round_no, next=awaited(state, names)))
-    lines.append(tr("Totals: {totals}.", totals=", ".join(f"{player(s, names)} {t}" for s, t in enumerate(state.totals))))
+    totals = ", ".join(f"{player(seat, names)} {total}" for seat, total in enumerate(state.totals))
+    lines.append(tr("Totals: {totals}.", totals=totals))
     for number, (scores, trigger) in enumerate(state.rounds, start=1):
         lines.append(tr("Round {round}: {scores} ({player} ended it).", round=number,
                         scores=", ".join(str(s) for s in scores), player=player(trigger, names)))

@@ -38,7 +38,8 @@ def state_to_dict(state) -> dict[str, Any]:
 def copy_dict(data: dict[str, Any]) -> dict[str, Any]:
     """A copy of a ``state_to_dict`` result sharing nothing mutable with it (faster than deepcopy)."""
     pending = data["pending"]
-    return {**data, "totals": list(data["totals"]), "rounds": [dict(r, scores=list(r["scores"])) for r in data["rounds"]],
+    return {**data, "totals": list(data["totals"]),
+            "rounds": [dict(r, scores=list(r["scores"])) for r in data["rounds"]],
             "grids": list(data["grids"]), "draw_pile": dict(data["draw_pile"]),
             "pending": None if pending is None else dict(pending), "declined": list(data["declined"])}
 

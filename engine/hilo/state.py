@@ -62,7 +62,8 @@ class HiloState(State):
     # --- what is known ---------------------------------------------------------------------------
 
     def unseen(self) -> tuple[int, ...]:
-        """Cards whose place nobody knows: the face-down grid cards and the dealt draw pile."""
+        """Cards nobody has seen: the face-down grid cards, the dealt draw pile, and a face-down
+        card swapped out and not yet turned up."""
         if "unseen" not in self._cache:
             known = set(self.discard)
             known.update(self.recycled)
@@ -218,8 +219,9 @@ class HiloState(State):
         if isinstance(action, Draw):
             if self.draw_pile_size():
                 return self._replace(phase=ph.DRAW)
-            # the discards but the top one are shuffled into a new draw pile
-            return self._replace(phase=ph.DRAW, recycled=self.discard[:-1], discard=self.discard[-1:])
+            # the discards but the top one are shuffled into a new draw pile (kept sorted: only
+            # what it holds is known, not its order)
+            return self._replace(phase=ph.DRAW, recycled=tuple(sorted(self.discard[:-1])), discard=self.discard[-1:])
         if isinstance(action, Place):
             return self._swap_in(self.drawn, action.row, action.col, discard=self.discard, drawn=None)
         if isinstance(action, Flip):

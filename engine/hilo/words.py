@@ -27,8 +27,14 @@ def player(seat: int, names=None) -> Text | str:
     return tr("player {number}", number=seat + 1)
 
 
-def players(seats, names=None) -> str:
-    return ", ".join(player(seat, names) for seat in seats)
+def players(seats, names=None) -> Text | str:
+    """"player 1, player 2 and player 3", kept as Text so each player can later be named."""
+    seats = list(seats)
+    if len(seats) == 1:
+        return player(seats[0], names)
+    if len(seats) == 2:
+        return tr("{first} and {last}", first=player(seats[0], names), last=player(seats[1], names))
+    return tr("{first}, {rest}", first=player(seats[0], names), rest=players(seats[1:], names))
 
 
 def awaited(state, names=None) -> Text:

@@ -1,4 +1,5 @@
 """Hidden cards, card counting, the reshuffled draw pile, and advice checked by brute force."""
+import random
 from collections import Counter
 from fractions import Fraction
 import json
@@ -71,6 +72,7 @@ HIDDEN = ("G0", "G1", "G3")  # the face-down cards are the only cards nobody has
 def _empty_pile(game=GAME, top="G2"):
     on_grids = set((ANA + " " + BEN).replace("/", " ").split()) - {"??"}
     rest = [CODE(c) for c in DECK if CODE(c) not in on_grids | set(HIDDEN) | {top}]
+    random.Random(1).shuffle(rest)  # discarded in the order of play
     return position(game, [ANA, BEN], " ".join(rest + [top]), player=1)
 
 

@@ -1,4 +1,5 @@
 """Hilo over seeded random games: the shared invariant suite, card conservation, random illegal actions."""
+import json
 import random
 
 import pytest
@@ -6,8 +7,9 @@ import pytest
 from engine.core import IllegalActionError
 from engine.testing import check_game, random_playthrough
 from engine.hilo import Draw, Flip, HiloGame, Keep, Place, Remove, Reveal, Seen, Slide, Take, Youngest
+from engine.hilo import grid as g
 from engine.hilo import phases as ph
-from engine.hilo.cards import DECK_SIZE, HIDDEN
+from engine.hilo.cards import DECK_SIZE, HIDDEN, value_of
 
 # 200 games in all: most with two players (the cheapest to check), every option that changes the
 # play, and larger tables.
@@ -39,23 +41,20 @@ def _cards_in_play(state):
 def test_the_104_cards_are_conserved_at_every_step(players):
     for seed in range(3):
         match = random_playthrough(HiloGame(players), random.Random(seed))
-        removed = 0
         for before, action, state in zip(match.states(), match.history, match.states()[1:]):
             known, hidden, in_flight = _cards_in_play(state)
             assert len(known) == len(set(known)), f"a card is in two places after {action}"
             assert len(known) + hidden + in_flight + state.fresh == DECK_SIZE, f"cards lost after {action}"
             assert len(state.unseen()) == hidden + in_flight + state.fresh
-            if isinstance(action, Remove):
-                removed += 1
-                line = set(before.grids[before.player][r][c] for r, c in _line_cells(before, action))
-                assert line == set(state.discard[-3:]) and state.discard[-1] == min(line, key=lambda c: c % 13)
+            view = state.table_view()
+            assert sum(row.count("face-down") for grid in view["players"] for row in grid["cells"]) == hidden
+            json.dumps([view, state.summary()])
+            if isinstance(action, Remove):  # a removed line goes onto the discard, lowest on top
+                grid = before.grids[before.player]
+                line = {grid[r][c] for r, c in g.line_cells(grid, action.line)}
+                assert line == set(state.discard[-3:]) and state.discard[-1] == min(line, key=value_of)
         assert match.state.is_terminal()
-
-
-def _line_cells(state, action):
-    from engine.hilo import grid as g
-
-    return g.line_cells(state.grids[state.player], action.line)
+        assert match.state.describe([f"P{i + 1}" for i in range(players)]).startswith("Game over")
 
 
 def _random_action(rng, palette):

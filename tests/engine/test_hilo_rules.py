@@ -278,7 +278,8 @@ def test_explain_illegal_for_the_typical_mistakes(phase, extra, line, reason):
 
 def test_explain_illegal_at_a_hilo_and_during_a_reveal():
     hilo = position(GAME, ["R1 R2 R3 / ?? ?? ??", FULL], "K1", phase="hilo")
-    assert hilo.explain_illegal(GAME.parse_action("take r1c1")) == "first decide about the HILO: remove a line or keep it"
+    assert hilo.explain_illegal(GAME.parse_action("take r1c1")) == (
+        "first decide about the HILO: remove a line or keep it")
     assert hilo.explain_illegal(GAME.parse_action("remove row 2")).startswith("row 2 is not a HILO")
     assert hilo.explain_illegal(GAME.parse_action("remove diag")) == (
         "a grid of 2 by 3 has no such line; the HILO lines are: row 1")
