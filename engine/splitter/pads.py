@@ -2,7 +2,7 @@
 
 A position (x, y) of the 8 x 7 frame is numbered ``y * 8 + x``. Bit masks use the same
 numbering, so all the cells of a sheet holding one number fit in one int and a group grows by
-shifting (``spread``); lists indexed by position have 56 entries, unused where there is no cell.
+shifting (``adjacent``); lists indexed by position have 56 entries, unused where there is no cell.
 """
 from __future__ import annotations
 
@@ -57,11 +57,6 @@ def adjacent(mask: int) -> int:
     return ((mask << 1) & NOT_FIRST_COLUMN) | ((mask >> 1) & NOT_LAST_COLUMN) | (mask << WIDTH) | (mask >> WIDTH)
 
 
-def spread(mask: int) -> int:
-    """``mask`` with every orthogonal neighbour of its positions added (may leave the pad)."""
-    return mask | adjacent(mask)
-
-
 @dataclass(frozen=True)
 class Pad:
     """One score pad. ``pairs`` are (left, right) positions of each mirrored pair, top to bottom."""
@@ -74,8 +69,7 @@ class Pad:
     pairs: tuple[tuple[int, int], ...]
     cell_mask: int
     star_mask: int
-    neighbours: tuple[tuple[int, ...], ...]  # by position: the neighbouring cells
-    neighbour_masks: tuple[int, ...]         # the same as bit masks
+    neighbour_masks: tuple[int, ...]  # by position: the neighbouring cells as a bit mask
 
     def is_cell(self, pos: int) -> bool:
         return 0 <= pos < POSITIONS and bool(self.cell_mask >> pos & 1)
@@ -108,7 +102,6 @@ def _build(name: str, drawing: str) -> Pad:
         pairs=tuple((p, mirror(p)) for p in cells if p % WIDTH < WIDTH // 2),
         cell_mask=cell_mask,
         star_mask=sum(1 << p for p in stars),
-        neighbours=tuple(tuple(q for q in range(POSITIONS) if m >> q & 1) for m in neighbour_masks),
         neighbour_masks=neighbour_masks,
     )
 

@@ -55,12 +55,6 @@ def random_rolls(rng: random.Random, turns: int) -> list[tuple[int, int]]:
     return [(int(rng.random() * 6) + 1, int(rng.random() * 6) + 1) for _ in range(turns)]
 
 
-def random_policy(values, masks, empty, die1, die2, rng):
-    """Any empty pair, either way round."""
-    index = int(rng.random() * len(empty))
-    return (index, die1, die2) if rng.random() < 0.5 else (index, die2, die1)
-
-
 class Judge:
     """Values placements by the change they make to a sheet's worth.
 

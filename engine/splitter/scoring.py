@@ -18,7 +18,7 @@ HEARTS_BONUS = 5
 def component(seed: int, allowed: int) -> int:
     """The positions of ``allowed`` connected orthogonally to the positions of ``seed``."""
     group = seed
-    while True:  # spread() inlined: this is the playouts' inner loop
+    while True:  # pads.adjacent() inlined: this is the playouts' inner loop
         grown = (group | ((group << 1) & NOT_FIRST_COLUMN) | ((group >> 1) & NOT_LAST_COLUMN)
                  | (group << WIDTH) | (group >> WIDTH)) & allowed
         if grown == group:
@@ -27,7 +27,7 @@ def component(seed: int, allowed: int) -> int:
 
 
 def number_masks(values: Sequence[int]) -> list[int]:
-    """``masks[n]``: the positions holding number n (index 0: the empty positions are not kept)."""
+    """``masks[n]``: the positions holding number n (index 0 unused)."""
     masks = [0] * 7
     for pos, value in enumerate(values):
         if value:

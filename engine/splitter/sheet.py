@@ -113,11 +113,3 @@ def _cell_error(value: Any, x: int, y: int, pad: Pad) -> SheetError:
         return SheetError(tr("{where}: the cell is empty (0), but a finished sheet has 1 to 6 in every cell",
                              where=_where(x, y)))
     return SheetError(tr("{where}: a cell holds 1 to 6 (0 when empty), not {value}", where=_where(x, y), value=value))
-
-
-def render(values: Sequence[int], pad: Pad) -> str:
-    """The sheet as drawn on paper: numbers, "_" for an empty cell, "." where the pad has none."""
-    return "\n".join(
-        " ".join(str(values[p]) if values[p] else ("_" if pad.is_cell(p) else ".")
-                 for p in range(y * WIDTH, (y + 1) * WIDTH))
-        for y in range(HEIGHT))

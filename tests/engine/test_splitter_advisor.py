@@ -6,7 +6,7 @@ import pytest
 from engine.core import Advice
 from engine.splitter import PADS, Place, Roll, SplitterGame
 from engine.splitter.advisor import advise, playout_judge
-from engine.splitter.playout import Judge, Sim, random_policy, random_rolls
+from engine.splitter.playout import Judge, Sim, random_rolls
 from engine.splitter.scoring import score
 
 SMALL = 300  # simulated turns per decision: enough to test the ranking, quick to run
@@ -55,7 +55,7 @@ def test_the_quick_policy_picks_a_placement_of_the_largest_gain(pad):
 def test_a_playout_fills_the_sheet_and_scores_it_exactly():
     pad = PADS["B"]
     sim = Sim(pad, [0] * 56)
-    final = sim.play(random_rolls(random.Random(3), 22), random_policy, random.Random(3))
+    final = sim.play(random_rolls(random.Random(3), 22), Judge(pad).best, random.Random(3))
     assert not sim.empty and all(sim.values[p] for p in pad.cells)
     assert final == score(sim.values, pad)
 
