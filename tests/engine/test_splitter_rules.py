@@ -184,6 +184,13 @@ def test_positions_read_back():
     assert game.state_from_dict(data) == state
 
 
+def test_positions_may_give_sheets_as_grids_of_numbers():
+    game, state = midgame()
+    data = state.to_dict()
+    data["sheets"] = [[[int(c) for c in row] for row in rows] for rows in data["sheets"]]
+    assert game.state_from_dict(data) == state
+
+
 def corrupt(change):
     game, state = midgame()
     data = json.loads(json.dumps(state.to_dict()))
