@@ -29,6 +29,11 @@ def read_grid(text: str, palette: Palette) -> Grid:
     """The grid written in ``text``; ValueError naming the bad card or shape."""
     if not isinstance(text, str):
         raise ValueError(f"expected a grid such as \"R7 ?? B3 / ...\", got {text!r}")
+    return _read_grid(text, palette)
+
+
+@lru_cache(maxsize=4096)  # a grid is read again in every position until it changes
+def _read_grid(text: str, palette: Palette) -> Grid:
     if text.strip() == EMPTY_GRID:
         return ()
     rows = [row.split() for row in text.split("/")]
