@@ -81,6 +81,22 @@ def test_every_sheet_is_full_after_22_turns():
     assert state.current_player() == TERMINAL and state.legal_actions() == ()
 
 
+def test_equal_scores_share_the_win():
+    game = SplitterGame(3)
+    state = game.new_initial_state()
+    while not state.is_terminal():  # P1 and P3 write alike, P2 its own way
+        if state.is_chance_node():
+            state = state.apply(Roll(1 + state.turn % 6, 1 + state.turn % 5))
+        else:
+            seat = state.waiting_for()[0]
+            mine = [a for a in state.legal_actions() if a.player == seat]
+            state = state.apply(mine[min(1, len(mine) - 1)] if seat == 1 else mine[0])
+    scores = state.outcome().scores
+    assert scores[0] == scores[2] > scores[1]
+    assert state.outcome().winners == (0, 2)
+    assert state.summary()["winners"] == list(state.outcome().winners)
+
+
 def test_chance_outcomes_are_the_21_rolls_of_two_dice():
     outcomes = dict(SplitterGame(1).new_initial_state().chance_outcomes())
     assert len(outcomes) == 21 and sum(outcomes.values()) == 1

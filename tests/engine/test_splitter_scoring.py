@@ -38,6 +38,19 @@ EXAMPLE_3 = """\
 """
 
 
+def test_pads_are_drawn_as_in_the_rules():
+    def row_lengths(pad):
+        return [sum(pad.is_cell(position(x, y)) for x in range(8)) for y in range(7)]
+    assert row_lengths(PADS["A"]) == [4, 6, 8, 8, 8, 6, 4]
+    assert row_lengths(PADS["B"]) == [6, 8, 6, 4, 6, 8, 6]
+    assert [xy(p) for p in PADS["A"].stars] == [(0, 3), (7, 3)] and PADS["A"].hearts == ()
+    assert [xy(p) for p in PADS["B"].stars] == [(1, 6), (6, 6)]
+    assert sorted(xy(p) for p in PADS["B"].hearts) == [(1, 2), (4, 4), (6, 0)]
+    for pad in PADS.values():
+        assert len(pad.cells) == 44 and len(pad.pairs) == 22
+        assert all(xy(right) == (7 - xy(left)[0], xy(left)[1]) for left, right in pad.pairs)
+
+
 def scoring_groups(result):
     """{(number, frozenset of cells): points} of the groups that score."""
     return {(g["number"], frozenset(map(tuple, g["cells"]))): g["points"] for g in result["groups"] if g["points"]}
