@@ -22,7 +22,7 @@ from kivy.properties import NumericProperty, ObjectProperty, StringProperty  # n
 from kivy.uix.screenmanager import NoTransition, ScreenManager  # noqa: E402
 
 from assistant import i18n  # noqa: E402
-from assistant.session import Session, ViewState  # noqa: E402
+from assistant.session import AdviceWorker, Session, ViewState  # noqa: E402
 from engine.text import tr as make_text  # noqa: E402
 
 log = logging.getLogger(__name__)
@@ -102,6 +102,7 @@ class TableApp(App):
         if self._unsubscribe is not None:
             self._unsubscribe()
         self.session = session
+        session.use_worker(AdviceWorker(lambda done: Clock.schedule_once(lambda dt: done())))
         self._unsubscribe = session.subscribe(self._show)
         self._show(session.view)
 

@@ -25,6 +25,8 @@ from engine.text import Text, tr
 log = logging.getLogger(__name__)
 
 INFO, ERROR, EXPLAIN = "info", "error", "explain"  # message kinds
+# Colours given, in this order, to players who come to the table without one (palette names).
+SEAT_COLOURS = ("red", "blue", "yellow", "green", "purple", "orange", "pink", "lime")
 
 
 @dataclass(frozen=True)
@@ -137,7 +139,7 @@ class Session:
     def new_match(self, game_id: str, players: Sequence[Player | str],
                   options: Mapping[str, Any] | None = None) -> ViewState:
         """Start a match; bad options or player counts are refused with a message, nothing stored."""
-        players = tuple(p if isinstance(p, Player) else Player(p) for p in players)
+        players = with_colours(tuple(p if isinstance(p, Player) else Player(p) for p in players))
         try:
             names = [p.name.strip() for p in players]
             if any(not n for n in names):
@@ -454,6 +456,12 @@ def _seat_acts(state: State, to_play: int, seat: int) -> bool:
     if to_play == SIMULTANEOUS:
         return any(state.acting_player(a) == seat for a in state.legal_actions())
     return to_play == seat
+
+
+def with_colours(players: tuple[Player, ...]) -> tuple[Player, ...]:
+    """Each player without a colour gets the first of SEAT_COLOURS nobody at the table has."""
+    free = [c for c in SEAT_COLOURS if c not in {p.colour for p in players}]
+    return tuple(p if p.colour else Player(p.name, free.pop(0) if free else "") for p in players)
 
 
 def replay(record: MatchRecord, games: Callable[[str], type[Game]] = registry.game_class) -> Match:

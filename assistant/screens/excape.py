@@ -12,6 +12,7 @@ from kivy.uix.label import Label
 from assistant.screens import palette
 from assistant.screens.dice import DicePicker
 from assistant.screens.game import GameScreen
+from assistant.screens.widgets import fit_children
 from assistant.session import Choice, ViewState
 from engine.excape import DIE_A, DIE_B, Again, Place, Roll, ladder, risk, roll_from_faces
 from engine.excape.state import DECIDE, ROLL, ROLLOFF
@@ -63,10 +64,8 @@ class RungRow(ButtonBehavior, BoxLayout):
 
     def show(self, chips: list[tuple[str, str]], legal: bool, note: str) -> None:
         self.legal, self.note = legal, note
-        area = self.ids.chips
-        area.clear_widgets()
-        for text, colour in chips:
-            area.add_widget(Chip(text=text, rgba=palette.colour(colour), color=palette.ink(colour)))
+        for chip, (text, colour) in zip(fit_children(self.ids.chips, len(chips), Chip), chips):
+            chip.text, chip.rgba, chip.color = text, palette.colour(colour), palette.ink(colour)
 
 
 class ExcapeBoard(BoxLayout):

@@ -12,7 +12,7 @@ from kivy.uix.label import Label
 from assistant.screens import palette
 from assistant.screens.cards import CardPicker
 from assistant.screens.game import GameScreen
-from assistant.screens.widgets import Chart, Table
+from assistant.screens.widgets import Chart, Hideable, Table
 from assistant.session import ViewState
 from engine.hilo import Draw, Flip, Keep, Place, Remove, Reveal, Seen, Slide, Take, Youngest
 from engine.hilo import grid as g
@@ -161,7 +161,7 @@ class HiloBoard(BoxLayout):
         self.mode = mode
 
 
-class ScoresPanel(BoxLayout):
+class ScoresPanel(Hideable):
     """The running scores: a table by round and a chart of the totals; shown after each round."""
 
     title = StringProperty("")

@@ -11,7 +11,7 @@ from assistant.screens import palette
 from assistant.screens.cards import CardPicker
 from assistant.screens.dice import DicePicker
 from assistant.screens.game import GameScreen
-from assistant.screens.widgets import Table
+from assistant.screens.widgets import Table, fit_children
 from assistant.session import Choice, ViewState
 from engine.holdup import Draw, Flip, Keep, Place, Reroll, Roll, Steal
 from engine.holdup.preview import preview
@@ -34,11 +34,10 @@ class GemRow(BoxLayout):
     short = BooleanProperty(False)
 
     def show(self, cards, marks: list[str]) -> None:
-        area = self.ids.cards
-        area.clear_widgets()
-        for gem, mark in zip(cards, marks):
-            area.add_widget(GemCard(text=str(gem.value), stone=gem.stone, rgba=palette.stone(gem.stone),
-                                    color=palette.ink_on(palette.stone(gem.stone)), mark=mark))
+        for widget, gem, mark in zip(fit_children(self.ids.cards, len(cards), GemCard), cards, marks):
+            rgba = palette.stone(gem.stone)
+            widget.text, widget.stone, widget.rgba, widget.color, widget.mark = \
+                str(gem.value), gem.stone, rgba, palette.ink_on(rgba), mark
 
 
 class PlayerRow(BoxLayout):

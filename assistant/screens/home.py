@@ -17,8 +17,13 @@ from assistant.screens.widgets import TouchButton
 from engine import registry
 from engine.match import Player
 
-# Options whose text values come from a fixed list (the spec's choices).
-CHOICES = {("splitter", "pad"): ("A", "B")}
+# Text options set from a fixed list (the spec's choices); other text and list options (a deck,
+# a palette) come from the configuration only.
+CHOICES = {
+    ("splitter", "pad"): ("A", "B"),
+    ("hilo", "first_player_tie"): ("ask", "first_seat"),
+    ("holdup", "lost_card"): ("removed", "draw_pile"),
+}
 
 
 class HomeScreen(Screen):
@@ -71,7 +76,7 @@ class HomeScreen(Screen):
         self.game_id = game_id
         options = App.get_running_app().game_defaults.get(game_id, {})
         fields = dataclasses.fields(self._classes[game_id].Options)
-        self.options = {f.name: options.get(f.name, f.default) for f in fields}
+        self.options = {f.name: _frozen(options.get(f.name, f.default)) for f in fields}
         self._refresh()
 
     def toggle_player(self, name: str) -> None:
@@ -140,7 +145,8 @@ class HomeScreen(Screen):
         self.option_rows = [
             {"key": key, "label": app.t(key.replace("_", " ")), "value": self._option_text(app, value),
              "numeric": isinstance(value, int) and not isinstance(value, bool)}
-            for key, value in self.options.items()]
+            for key, value in self.options.items()
+            if isinstance(value, (bool, int)) or (self.game_id, key) in CHOICES]
         cls = self._classes.get(self.game_id)
         count = len(self.seated)
         if cls is None:
@@ -175,6 +181,11 @@ class HomeScreen(Screen):
     def _title(self, game_id: str) -> str:
         cls = self._classes.get(game_id)
         return cls.title if cls else game_id
+
+
+def _frozen(value):
+    """A setting's lists as tuples, the form game options take (a Hold Up deck)."""
+    return tuple(_frozen(item) for item in value) if isinstance(value, list) else value
 
 
 def _when(timestamp: float) -> str:

@@ -15,14 +15,52 @@ from kivy.uix.widget import Widget
 from assistant.screens import palette
 
 
-class TouchButton(ButtonBehavior, Label):
+def shown(widget) -> bool:
+    """False when the widget or a parent is hidden (opacity 0): hidden parts of a screen keep
+    their place in the layout, but must not take touches."""
+    while widget is not None:
+        if widget.opacity == 0:
+            return False
+        widget = widget.parent if widget.parent is not widget else None
+    return True
+
+
+def fit_children(container, count: int, make) -> list:
+    """Add children made by ``make()`` or remove the last ones so ``container`` holds ``count``;
+    returns them in the order shown. Widgets are reused: making one costs milliseconds."""
+    while len(container.children) < count:
+        container.add_widget(make())
+    while len(container.children) > count:
+        container.remove_widget(container.children[0])
+    return list(reversed(container.children))
+
+
+class HidesTouches:
+    """Mixin: while hidden (see ``shown``) the widget and its children ignore touches, instead
+    of a disabled widget swallowing the touches meant for what is visible under it."""
+
+    def on_touch_down(self, touch):
+        return shown(self) and super().on_touch_down(touch)
+
+    def on_touch_move(self, touch):
+        return shown(self) and super().on_touch_move(touch)
+
+    def on_touch_up(self, touch):
+        return shown(self) and super().on_touch_up(touch)
+
+
+class TouchButton(HidesTouches, ButtonBehavior, Label):
     """A button at least 48 px each way (scaled), with a flat rounded background."""
 
     bg = ColorProperty(palette.RAISED)
     selected = BooleanProperty(False)
 
 
-class Panel(BoxLayout):
+class Hideable(HidesTouches, BoxLayout):
+    """A part of a screen shown or hidden with its opacity (sized to nothing when hidden)."""
+
+
+class Panel(HidesTouches, BoxLayout):
     bg = ColorProperty(palette.PANEL)
 
 

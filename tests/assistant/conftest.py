@@ -62,7 +62,7 @@ class Driver:
         self.loop = EventLoop
         self.app = TableApp(Session(Store(IN_MEMORY)))
         self.app._run_prepare()  # build, open the window, dispatch on_start: what run() does first
-        self.frames(3)
+        self.frames(2)
 
     @property
     def session(self):
@@ -81,31 +81,91 @@ class Driver:
         self.frames()
         return session
 
-    def frames(self, count=2):
+    def frames(self, count=1):
+        """Run the UI loop: layout, clock callbacks, drawing (a drawn frame costs ~0.2 s here)."""
         for _ in range(count):
             self.loop.idle()
+
+    def wait(self, predicate, timeout=20.0):
+        """Run frames until ``predicate()`` holds (background advice arrives through the clock)."""
+        import time
+        deadline = time.monotonic() + timeout
+        while not predicate():
+            assert time.monotonic() < deadline, "the screen did not get there in time"
+            self.frames(1)
+            time.sleep(0.01)
+
+    def play_until(self, done, rng, limit=2000):
+        """Play seeded random moves (and dice and cards) through the session until ``done(view)``."""
+        for _ in range(limit):
+            view = self.session.view
+            if done(view):
+                self.frames()
+                return view
+            assert view.outcome is None, "the game ended first"
+            state = view.state
+            action = state.sample_chance(rng) if state.is_chance_node() else rng.choice(state.legal_actions())
+            assert self.session.play(action).last == str(action)
+        raise AssertionError(f"not reached in {limit} moves")
+
+    def find(self, what, matches, tries=6):
+        """The first widget ``matches()`` returns after a frame (lists recycle their widgets as
+        they lay out, so a widget is looked up only once the screen is laid out)."""
+        for _ in range(tries):
+            self.frames()
+            found = matches()
+            if found:
+                return found[0]
+        raise AssertionError(f"no {what} on {self.screen.name}")
+
+    def one(self, class_name, **attrs):
+        """The widget of that class with these attribute values (e.g. a picker's "ruby" button)."""
+        return self.find(f"{class_name} {attrs}", lambda: self.widgets(class_name, **attrs))
+
+    def choice(self, text):
+        """The side list's move whose label contains ``text``."""
+        return self.find(f"move {text!r} in the list",
+                         lambda: [w for w in self.widgets("ChoiceItem") if text in w.label])
 
     def resize(self, width, height):
         from kivy.core.window import Window
         Window.size = (width, height)
-        self.frames(4)
+        self.frames(2)
 
     def tap(self, widget):
-        """A finger down and up at the widget's centre, through the window like a real touch."""
+        """A finger down and up at the centre of a widget just found (``find`` and the helpers
+        using it), through the window like a real touch."""
         from kivy.tests.common import UnitTestTouch
-        self.frames()  # lay out whatever changed since the last frame
         assert widget.get_root_window() is not None, f"{widget} is not on screen"
         x, y = widget.to_window(*widget.center)
         touch = UnitTestTouch(x, y)
         touch.touch_down()
-        touch.touch_up()
-        self.frames()
+        touch.touch_up()  # handlers run now, except in a scrolling list, which waits to tell a
+        if self._in_scrolling_list(widget):  # tap from a swipe and delivers the tap a moment later
+            self.settle(0.3)
 
-    def widgets(self, kind=None, root=None, **attrs):
-        """Widgets under ``root`` (the current screen) of class name ``kind`` with these attributes."""
+    @staticmethod
+    def _in_scrolling_list(widget):
+        from kivy.uix.scrollview import ScrollView
+        while widget is not None and widget.parent is not widget:
+            if isinstance(widget, ScrollView):
+                return True
+            widget = widget.parent
+        return False
+
+    def settle(self, seconds):
+        """Run the UI loop for ``seconds`` of clock time."""
+        import time
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            self.frames()
+            time.sleep(0.02)
+
+    def widgets(self, class_name=None, root=None, **attrs):
+        """Widgets under ``root`` (the current screen) of that class with these attribute values."""
         found = []
         for widget in (root or self.screen).walk(restrict=True):
-            if kind and type(widget).__name__ != kind:
+            if class_name and type(widget).__name__ != class_name:
                 continue
             if all(getattr(widget, k, object()) == v for k, v in attrs.items()):
                 found.append(widget)
@@ -113,10 +173,10 @@ class Driver:
 
     def button(self, text, root=None):
         """The visible, enabled button showing ``text``."""
-        matches = [w for w in self.widgets(root=root) if getattr(w, "text", None) == text
-                   and hasattr(w, "on_release") and not w.disabled and w.opacity > 0]
-        assert matches, f"no button {text!r} on {self.screen.name}"
-        return matches[0]
+        from assistant.screens.widgets import shown
+        return self.find(f"button {text!r}", lambda: [
+            w for w in self.widgets(root=root) if getattr(w, "text", None) == text
+            and hasattr(w, "on_release") and not w.disabled and shown(w)])
 
     def tap_text(self, text, root=None):
         self.tap(self.button(text, root))
@@ -124,10 +184,9 @@ class Driver:
     def shot(self, name):
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         path = ARTIFACTS / f"{name}.png"
-        self.frames(2)
+        self.frames()
         self.app.root.export_to_png(str(path))
         return path
 
     def stop(self):
         self.app.stop()
-        self.frames(1)

@@ -19,15 +19,14 @@ def store(tmp_path):
 
 
 def chip(ui, name):
-    [found] = ui.widgets("PlayerChip", name=name)
-    return found
+    return ui.one("PlayerChip", name=name)
 
 
 def test_seat_players_start_play_and_undo_by_touch(ui, store):
     session = ui.use(Session(store))
     home = ui.screen
     assert home.name == "home"
-    ui.tap(ui.widgets("GameToggle", game_id="toy")[0])
+    ui.tap(ui.one("GameToggle", game_id="toy"))
     ui.tap(chip(ui, "Ben"))
     ui.tap(chip(ui, "Ana"))
     assert [p.name for p in home.seated] == ["Ben", "Ana"] and chip(ui, "Ben").seat == 1
@@ -40,8 +39,7 @@ def test_seat_players_start_play_and_undo_by_touch(ui, store):
     assert session.view.last == "roll 5" and session.view.to_play == 0
     assert store.load_match(view.match_id).lines == ("roll 5",)
     ui.shot("toy-choices")
-    [bank] = [w for w in ui.widgets("ChoiceItem") if w.label == "bank"]
-    ui.tap(bank)
+    ui.tap(ui.choice("bank"))
     assert session.view.seats[0].score == 5
     ui.tap_text("Undo")
     assert session.view.moves == 1 and store.load_match(view.match_id).lines == ("roll 5",)

@@ -217,3 +217,8 @@ def test_advice_from_the_worker_arrives_in_a_later_view_and_stale_advice_is_drop
     revision = session.view.revision
     stale()
     assert session.view.revision == revision
+
+
+def test_players_without_a_colour_get_free_ones(session):
+    view = session.new_match("toy", ["Ana", Player("Ben", "red")])
+    assert [s.colour for s in view.seats] == ["blue", "red"]

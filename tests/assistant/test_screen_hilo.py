@@ -1,0 +1,120 @@
+"""The Hilo screen driven by simulated touches: the discard, setup reveals, drawing and flipping,
+"why not?", undo, the HILO prompt, the round summary, the final ranking; at 800x480 and 1280x720."""
+import random
+
+import pytest
+
+from assistant.session import Session
+from assistant.store import Store
+from engine.hilo import Flip, Reveal, Seen
+from engine.hilo import phases as ph
+from engine.hilo.cards import card_id
+
+
+@pytest.fixture
+def session(ui, tmp_path):
+    store = Store(tmp_path / "records.sqlite3")
+    session = ui.use(Session(store))
+    session.new_match("hilo", ["Ana", "Ben"])
+    ui.frames()
+    yield session
+    store.close()
+
+
+def card(ui, seat, row, col):
+    return ui.one("CardView", seat=seat, row=row, col=col)
+
+
+def enter_card(ui, initial, value):
+    ui.tap_text(initial)
+    ui.tap_text(str(value))
+
+
+def red(value):
+    return card_id(0, value)  # red is the palette's first colour
+
+
+def test_a_round_by_touch(ui, session):
+    enter_card(ui, "R", 7)
+    state = session.view.state
+    assert state.discard == (red(7),) and state.phase == ph.SETUP
+    assert ui.screen.board.ids.discard.text == "7"
+    for seat, row, col, colour, value in [(0, 0, 0, "B", 3), (0, 1, 1, "G", 5), (1, 0, 0, "Y", 4), (1, 1, 1, "O", 6)]:
+        ui.tap(card(ui, seat, row, col))
+        assert session.view.last == str(Reveal(seat, row, col))
+        enter_card(ui, colour, value)
+        assert card(ui, seat, row, col).text == str(value)
+    view = session.view
+    assert view.state.phase == ph.TURN and view.to_play == 1  # Ben turned up 10, Ana 8
+    assert ui.screen.turn_text == "Ben takes the discard or draws from the pile"
+    ui.shot("hilo-turn")
+
+    ui.tap(ui.choice("Draw from the pile"))
+    enter_card(ui, "P", 9)
+    assert session.view.state.phase == ph.DRAWN and ui.screen.board.hand_shown
+    session.advice_enabled = True
+    ui.wait(lambda: not session.view.advice_pending)
+    assert "expected round score" in ui.widgets("ChoiceItem")[0].advice
+
+    ui.tap_text("Tap: flip")
+    ui.tap_text("Why not?")
+    moves = session.view.moves
+    ui.tap(card(ui, 1, 0, 0))  # face up: it cannot be flipped
+    view = session.view
+    assert view.moves == moves and view.message.kind == "explain"
+    assert view.message.text.startswith(f"{Flip(0, 0)} is not allowed: ")
+    ui.shot("hilo-why-not")
+
+    ui.tap(card(ui, 1, 2, 2))
+    assert session.view.last == str(Flip(2, 2)) and session.view.state.phase == ph.FLIP_REVEAL
+    enter_card(ui, "K", 11)
+    assert card(ui, 1, 2, 2).text == "11"
+    ui.tap_text("Undo")
+    assert session.view.state.phase == ph.FLIP_REVEAL and session.view.moves == moves + 1
+    assert len(session.store.load_match(session.view.match_id).lines) == moves + 1
+
+
+def new_game_until(ui, session, reached, seeds=range(1, 30)):
+    """Fresh matches with seeded random moves until one reaches ``reached(view)`` (some seeds
+    never show a HILO, or end the game with the first round)."""
+    for seed in seeds:
+        session.new_match("hilo", ["Ana", "Ben"])
+        rng = random.Random(seed)
+        view = ui.play_until(lambda v: reached(v) or len(v.state.rounds) > 0 or v.outcome, rng)
+        if reached(view):
+            return rng
+    raise AssertionError("no seed reached the position")
+
+
+def test_hilo_prompt_round_summary_and_final_ranking(ui, session):
+    session.advice_enabled = False  # seeded random moves; the advice has its own test
+    new_game_until(ui, session, lambda v: v.state.phase == ph.HILO)
+    view = session.view
+    marked = [w for w in ui.widgets("CardView", seat=view.to_play) if w.mark == "hilo"]
+    assert len(marked) >= 3
+    assert any(w.label.startswith("Remove the HILO") for w in ui.widgets("ChoiceItem"))
+    ui.shot("hilo-hilo-prompt")
+    ui.tap(ui.choice("Remove the HILO"))
+    assert session.view.last.startswith("remove ")
+
+    rng = new_game_until(ui, session, lambda v: len(v.state.rounds) == 1 and v.outcome is None)
+    panel = ui.screen.scores
+    assert panel.open and panel.title.startswith("Round 1 is over")
+    state = session.view.state
+    assert panel.rows_data[0] == ["Round", "Ana", "Ben"]
+    assert panel.rows_data[-1] == ["Total"] + [str(t) for t in state.totals]
+    assert [points[-1] for _, points in panel.series] == list(state.totals)
+    ui.shot("hilo-round-summary")
+    ui.resize(1280, 720)
+    assert ui.app.scale == pytest.approx(1.5)
+    ui.shot("hilo-round-summary-1280x720")
+    ui.resize(800, 480)
+    ui.tap_text("Continue")
+    assert not panel.open
+
+    view = ui.play_until(lambda v: v.outcome is not None, rng)
+    ranking = [row["text"] for row in ui.screen.ranking_rows]
+    winner = view.seats[view.outcome.winners[0]].name
+    assert ranking[0].startswith(f"1. {winner}: ")
+    assert ui.screen.final_table.rows_data[-1] == ["Total"] + [str(t) for t in view.state.totals]
+    ui.shot("hilo-game-over")

@@ -1,0 +1,56 @@
+"""The Hold Up 4D6 screen driven by simulated touches: dealing the rows card by card, a roll and
+the preview of keeping it (captures marked on the rows), the choices it leads to, the end."""
+import random
+
+import pytest
+
+from assistant.session import Session
+from assistant.store import Store
+from engine.holdup import Keep, Roll
+from engine.holdup.deck import Gem
+
+
+@pytest.fixture
+def session(ui, tmp_path):
+    store = Store(tmp_path / "records.sqlite3")
+    session = ui.use(Session(store))
+    session.new_match("holdup", ["Ana", "Ben", "Chloé"])
+    yield session
+    store.close()
+
+
+def test_deal_roll_keep_by_touch_then_the_final_scores(ui, session):
+    dealt = [("ruby", 7), ("emerald", 3), ("diamond", 5), ("sapphire", 2), ("ruby", 1), ("emerald", 9)]
+    for stone, value in dealt:
+        ui.tap(ui.one("KindButton", kind=stone))
+        ui.tap(ui.one("ValueButton", value=value))
+    state = session.view.state
+    assert sorted(gem for row in state.rows for gem in row) == sorted(Gem(*card) for card in dealt)
+    assert state.phase == "roll"
+
+    for die, face in enumerate(["1", "2", "5", "4"]):
+        ui.tap(ui.one("FaceButton", die=die, face=face))
+    state = session.view.state
+    assert state.phase == "decide" and state.dice == (1, 2, 4, 5)
+    assert session.view.last == str(Roll((1, 2, 4, 5)))
+    board = ui.screen.board
+    captured = [card for row in board.ids.rows.children for card in row.ids.cards.children if card.mark == "capture"]
+    assert len(captured) == 2  # the rightmost card of rows 1 and 2
+    assert board.consequence.startswith("keep: you capture ")
+    ui.shot("holdup-decide")
+
+    ui.tap(ui.choice("Keep the dice"))
+    assert session.view.last == str(Keep()) and session.view.state.phase == "flip"
+    ui.tap(ui.choice("Flip GV card 2"))
+    assert session.view.state.gv[0] == "VGV"
+    ui.wait(lambda: not session.view.advice_pending)
+    ui.shot("holdup-draw")
+
+    session.advice_enabled = False
+    view = ui.play_until(lambda v: v.outcome is not None, random.Random(5))
+    rows = ui.screen.final_table.rows_data
+    scores = view.state.scores()
+    assert [row[0] for row in rows[1:]] == ["Ana", "Ben", "Chloé"]
+    assert [int(row[-1]) for row in rows[1:]] == [score["total"] for score in scores]
+    assert [int(row[1]) for row in rows[1:]] == [score["cards"] for score in scores]
+    ui.shot("holdup-game-over")

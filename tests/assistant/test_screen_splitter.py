@@ -1,0 +1,63 @@
+"""The Splitter screen driven by simulated touches: the roll, writing on each sheet (which die
+goes where), a refused cell, the live breakdown, and the final table of every sheet."""
+import random
+
+import pytest
+
+from assistant.session import Session
+from assistant.store import Store
+from engine.splitter import Place, Roll
+from engine.splitter.pads import position
+
+
+@pytest.fixture
+def session(ui, tmp_path):
+    store = Store(tmp_path / "records.sqlite3")
+    session = ui.use(Session(store, advice=False))
+    session.new_match("splitter", ["Ana", "Ben"])
+    yield session
+    store.close()
+
+
+def roll(ui, first, second):
+    ui.tap(ui.one("FaceButton", die=0, face=str(first)))
+    ui.tap(ui.one("FaceButton", die=1, face=str(second)))
+
+
+def test_a_turn_by_touch_then_the_final_table(ui, session):
+    roll(ui, 5, 3)
+    assert session.view.state.roll == Roll(3, 5)
+    board = ui.screen.board
+    assert board.seat == 0 and board.dice == ["3", "5"]
+    assert len([c for c in ui.widgets("SheetCell") if c.legal]) == 44  # every pair of pad A is empty
+
+    ui.tap(ui.one("DieView", index=1))  # the 5 goes in the touched cell
+    ui.tap(ui.one("SheetCell", cx=2, cy=0))
+    view = session.view
+    assert view.last == str(Place(0, 2, 0, 5, 3))
+    assert view.state.sheets[0][position(2, 0)] == 5 and view.state.sheets[0][position(5, 0)] == 3
+    assert board.seat == 1  # the sheet shown follows the player still writing
+
+    ui.tap(ui.one("SheetCell", cx=0, cy=0))  # pad A has no cell in its corners
+    view = session.view
+    assert view.moves == 2 and view.message.kind == "error" and "no cell at (0,0)" in view.message.text
+    ui.shot("splitter-refused-cell")
+    ui.tap(ui.one("SheetCell", cx=6, cy=1))  # the first die (3) here, the 5 in the mirror cell
+    sheet = session.view.state.sheets[1]
+    assert sheet[position(6, 1)] == 3 and sheet[position(1, 1)] == 5
+    assert session.view.state.roll is None and session.view.to_play < 0  # next roll
+
+    rng = random.Random(7)
+    ui.play_until(lambda v: v.state.turn == 12, rng)
+    ui.tap(ui.one("SeatTab", seat=0))
+    result = session.view.state.breakdown(0)
+    assert board.total_text == f"Ana's sheet scores {result.total}"
+    assert len(board.breakdown_rows) >= sum(1 for g in result.groups if g.points)
+    ui.shot("splitter-mid-game")
+
+    view = ui.play_until(lambda v: v.outcome is not None, rng)
+    rows = ui.screen.final_table.rows_data
+    assert [row[0] for row in rows[1:]] == ["Ana", "Ben"]
+    assert [int(row[-1]) for row in rows[1:]] == [view.state.breakdown(s).total for s in (0, 1)]
+    assert [int(s) for s in view.outcome.scores] == [int(row[-1]) for row in rows[1:]]
+    ui.shot("splitter-game-over")
