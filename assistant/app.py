@@ -13,6 +13,10 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 os.environ.setdefault("KIVY_NO_ARGS", "1")  # the command line is ours, not Kivy's
+os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")  # Kivy's records go through our logging (journal)
+os.environ.setdefault("KIVY_NO_FILELOG", "1")  # ... and not to files of its own on the SD card
+if logging.getLogger().level > logging.DEBUG:
+    os.environ.setdefault("KCFG_KIVY_LOG_LEVEL", "warning")  # Kivy's start-up chatter only with -v
 
 from kivy.app import App  # noqa: E402  (Kivy reads KIVY_* variables when first imported)
 from kivy.clock import Clock, mainthread  # noqa: E402

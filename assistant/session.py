@@ -281,6 +281,7 @@ class Session:
         """A standing notice (a missing camera, a moved-aside database) shown until dismissed."""
         if text in self._notices:
             return self._view
+        log.warning("%s", text)
         self._notices.append(text)
         return self._publish(replace(self._view, revision=self._view.revision + 1, notices=tuple(self._notices)))
 

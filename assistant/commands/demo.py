@@ -10,7 +10,7 @@ import random
 import time
 from typing import Sequence
 
-from assistant.commands.run import add_window_arguments, make_app, new_session
+from assistant.commands.run import add_window_arguments, make_app, new_session, stop_on_sigterm
 from assistant.session import Session, ViewState
 from assistant.store import IN_MEMORY, Store
 from engine import registry
@@ -92,7 +92,8 @@ def run(args, settings) -> int:
         return play_in_terminal(table, step, args.moves, settings["app.language"])
     session.notify(tr("Demo: a simulated table plays by itself; nothing is saved. Touch works as usual."))
     table.step()
-    app = make_app(args, settings, session, every=[(max(step, 0.05), lambda: _step_until(table, args.moves, app))])
+    app = make_app(args, settings, session, every=[(max(step, 0.02), lambda: _step_until(table, args.moves, app))])
+    stop_on_sigterm(app)
     app.run()
     return 0
 

@@ -5,6 +5,7 @@ the log and on the screen) without stopping the app.
 from __future__ import annotations
 
 import logging
+import signal
 import threading
 from typing import Any, Callable
 
@@ -31,15 +32,23 @@ def run(args, settings) -> int:
     with open_store(settings) as store:
         session = new_session(store, settings)
         if settings["session.resume_on_start"] and store.unfinished():
-            session.resume()
+            view = session.resume()
+            if view.screen == "game":
+                log.info("reopened game %s (%s) after %d moves", view.match_id, view.game_id, view.moves)
         devices = Devices(settings)
         app = make_app(args, settings, session, every=devices.every(), on_first_frame=devices.ready)
         devices.start(session, app.post_intent, app.post_notice)
+        stop_on_sigterm(app)
         try:
             app.run()
         finally:
             devices.close()
     return 0
+
+
+def stop_on_sigterm(app) -> None:
+    """systemd stops the kiosk with SIGTERM: leave the UI loop so devices and records close."""
+    signal.signal(signal.SIGTERM, lambda signum, frame: app.stop())
 
 
 # --- shared with `demo` ----------------------------------------------------------------------------

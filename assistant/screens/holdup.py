@@ -37,7 +37,7 @@ class GemRow(BoxLayout):
         for widget, gem, mark in zip(fit_children(self.ids.cards, len(cards), GemCard), cards, marks):
             rgba = palette.stone(gem.stone)
             widget.text, widget.stone, widget.rgba, widget.color, widget.mark = \
-                str(gem.value), gem.stone, rgba, palette.ink_on(rgba), mark
+                str(gem.value), App.get_running_app().t(gem.stone), rgba, palette.ink_on(rgba), mark
 
 
 class PlayerRow(BoxLayout):

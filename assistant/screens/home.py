@@ -163,7 +163,7 @@ class HomeScreen(Screen):
     def _option_text(app, value) -> str:
         if isinstance(value, bool):
             return app.tr("on") if value else app.tr("off")
-        return str(value)
+        return app.t(str(value))  # a choice's name ("ask", "first_seat") is looked up as a word
 
     def _unfinished_row(self, app, record) -> dict:
         title = self._title(record.game)

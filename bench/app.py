@@ -1,0 +1,121 @@
+"""The kiosk app: cold start to the first frame on screen, and memory (RSS).
+
+Starts `table-assistant run` in a fresh process (no camera, no GPIO, a new records file) and
+times it until the first frame is on screen, which the app reports over systemd's notify socket
+(READY=1), as it does under the kiosk's unit. Then plays a simulated table (`demo`) and samples
+the process's resident memory. Needs an X display: uses $DISPLAY, else starts Xvfb.
+Prints figures; asserts nothing.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+STARTS = 3
+DEMO_MOVES = 150
+QUIET = ["--set", "camera.source=none", "--set", "gpio.enabled=false", "--set", "app.log_level=error"]
+
+
+def cli(*args: str) -> list[str]:
+    return [sys.executable, "-m", "assistant.cli", *QUIET, *args]
+
+
+def rss_kib(pid: int) -> tuple[int, int]:
+    """(current RSS, peak RSS) of a process in KiB, from /proc."""
+    fields = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        key, _, value = line.partition(":")
+        fields[key] = value.split()[0] if value.split() else "0"
+    return int(fields.get("VmRSS", 0)), int(fields.get("VmHWM", 0))
+
+
+def cold_start(state_dir: str) -> tuple[float, int]:
+    """Seconds from launching `run` to its first frame, and its RSS (KiB) then."""
+    with tempfile.TemporaryDirectory() as folder:
+        address = os.path.join(folder, "notify")
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        listener.bind(address)
+        listener.settimeout(120)
+        env = {**os.environ, "NOTIFY_SOCKET": address, "KIVY_NO_CONSOLELOG": "1",
+               "KIVY_HOME": os.path.join(folder, "kivy")}
+        started = time.perf_counter()
+        process = subprocess.Popen(cli("--set", f"app.state_dir={state_dir}", "run"), env=env, cwd=ROOT,
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        try:
+            while b"READY=1" not in listener.recv(4096):
+                pass
+            seconds = time.perf_counter() - started
+            rss, _ = rss_kib(process.pid)
+        except socket.timeout:
+            process.kill()
+            raise SystemExit(f"bench/app.py: the app gave no first frame: {process.communicate()[1].decode()[-2000:]}")
+        finally:
+            listener.close()
+        process.terminate()
+        process.wait(timeout=30)
+        return seconds, rss
+
+
+def demo_memory() -> tuple[int, int, float]:
+    """(RSS after the first frames, peak RSS, seconds) of a demo playing DEMO_MOVES moves."""
+    with tempfile.TemporaryDirectory() as folder:
+        env = {**os.environ, "KIVY_NO_CONSOLELOG": "1", "KIVY_HOME": folder}
+        started = time.perf_counter()
+        process = subprocess.Popen(cli("demo", "--seed", "1", "--step", "0.02", "--moves", str(DEMO_MOVES)),
+                                   env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        first = peak = 0
+        while process.poll() is None:
+            try:
+                rss, hwm = rss_kib(process.pid)
+            except (FileNotFoundError, ProcessLookupError):
+                break
+            first = first or (rss if time.perf_counter() - started > 5 else 0)
+            peak = max(peak, hwm)
+            time.sleep(0.2)
+        return first, peak, time.perf_counter() - started
+
+
+def with_display() -> subprocess.Popen | None:
+    """Start Xvfb when there is no display (returns it to stop at the end)."""
+    if os.environ.get("DISPLAY"):
+        return None
+    if not shutil.which("Xvfb"):
+        raise SystemExit("bench/app.py: no DISPLAY and no Xvfb: run it under X or xvfb-run")
+    read, write = os.pipe()
+    server = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+                              pass_fds=(write,), stderr=subprocess.DEVNULL)
+    os.close(write)
+    with os.fdopen(read) as pipe:
+        os.environ["DISPLAY"] = ":" + pipe.readline().strip()
+    return server
+
+
+def main() -> None:
+    server = with_display()
+    try:
+        starts = []
+        for _ in range(STARTS):
+            with tempfile.TemporaryDirectory() as state_dir:
+                starts.append(cold_start(state_dir))
+        seconds = [s for s, _ in starts]
+        print(f"cold start to first frame (`run`, {STARTS} starts): median {statistics.median(seconds):.2f} s, "
+              f"min {min(seconds):.2f} s, max {max(seconds):.2f} s")
+        print(f"RSS at first frame: {statistics.median(r for _, r in starts) / 1024:.0f} MiB")
+        first, peak, took = demo_memory()
+        print(f"demo, {DEMO_MOVES} moves over the four games: RSS after 5 s {first / 1024:.0f} MiB, "
+              f"peak {peak / 1024:.0f} MiB ({took:.1f} s)")
+    finally:
+        if server is not None:
+            server.terminate()
+
+
+if __name__ == "__main__":
+    main()

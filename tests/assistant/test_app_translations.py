@@ -1,0 +1,62 @@
+"""The screens' own texts have French: kv templates, option names and choices, stone names.
+(Templates in Python code are checked for the whole repository by test_translations.py.)"""
+import dataclasses
+import re
+import string
+from pathlib import Path
+
+import pytest
+
+from assistant.i18n import catalogue, translate, with_names
+from assistant.screens.home import CHOICES
+from engine import registry
+from engine.holdup.deck import EXAMPLE_STONES
+from engine.text import tr
+
+KV = Path(__file__).resolve().parents[2] / "assistant" / "kv"
+
+
+def kv_templates():
+    found = {}
+    for path in sorted(KV.glob("*.kv")):
+        for number, line in enumerate(path.read_text("utf-8").splitlines(), start=1):
+            for match in re.finditer(r"app\.tr\((['\"])(.*?)\1", line):
+                found.setdefault(match.group(2), f"{path.name}:{number}")
+    return found
+
+
+def fields(template):
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+def test_kv_templates_are_found_and_translated():
+    templates = kv_templates()
+    assert "Why not?" in templates and "Resume ({count})" in templates
+    french = catalogue("fr")
+    missing = [f"{where}: {t!r}" for t, where in templates.items() if t not in french]
+    assert not missing, "\n".join(missing)
+    assert [t for t in templates if fields(french[t]) != fields(t)] == []
+
+
+@pytest.mark.parametrize("game_id", ["hilo", "splitter", "excape", "holdup"])
+def test_option_names_and_choices_shown_at_home_are_translated(game_id):
+    french = catalogue("fr")
+    for field in dataclasses.fields(registry.game_class(game_id).Options):
+        if isinstance(field.default, (bool, int)) or (game_id, field.name) in CHOICES:
+            assert field.name.replace("_", " ") in french, field.name
+    for (game, _), choices in CHOICES.items():
+        if game == game_id:
+            assert all(choice in french for choice in choices)
+
+
+def test_example_stones_are_translated():
+    assert all(stone in catalogue("fr") for stone in EXAMPLE_STONES)
+
+
+def test_engine_texts_name_the_players():
+    text = tr("{placement}; dislodges {returned}", placement=tr("rung 0: no move at your next turn"),
+              returned=tr("{owner}'s {value} on rung {rung}", owner=tr("player {number}", number=2), value=54, rung=3))
+    named = with_names(text, ["Ana", "Ben"])
+    assert str(named) == "rung 0: no move at your next turn; dislodges Ben's 54 on rung 3"
+    assert "Ben" in translate(named, "fr")
+    assert with_names(tr("player {number}", number=7), ["Ana"]) == "player 7"  # no such seat: unchanged
