@@ -1,0 +1,160 @@
+"""What the classifiers see of a card: its face rectified upright, a shape description that ignores
+colour (for the printed value) and a colour description that ignores the printed shapes.
+
+Cards are rectified to a fixed portrait size, so a card lying in any of its four 90-degree turns
+looks the same except for a half turn; the enrolment shows the classifiers both half turns.
+Functions take and return batches: faces are an array n x height x width x 3 (BGR).
+"""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+CARD_SIZE = (96, 144)         # width, height of a rectified card, pixels
+_RIM = 3                      # pixels of the half-size face's border left out of its colour
+_CELL, _BINS = 8, 9           # histogram of oriented gradients: 8x8-pixel cells, 9 directions
+_GLYPH = (32, 40)             # the central glyph is scaled into a box this size
+
+
+def portrait(corners: np.ndarray, lengths: np.ndarray | None = None) -> np.ndarray:
+    """Corners reordered so the first side (corner 0 -> 1) is a short side of the card.
+
+    ``lengths`` are the four side lengths to compare (e.g. measured on the mat in mm, where
+    perspective does not mislead); by default they are measured in the image.
+    """
+    c = np.asarray(corners, np.float32)
+    if lengths is None:
+        lengths = np.linalg.norm(c[[1, 2, 3, 0]] - c, axis=1)
+    if lengths[0] + lengths[2] > lengths[1] + lengths[3]:
+        c = c[[1, 2, 3, 0]]
+    return c
+
+
+def rectify(frame: np.ndarray, corners_list) -> np.ndarray:
+    """The cards seen from the front, upright or upside down, at CARD_SIZE: n x h x w x 3.
+
+    Corners are clockwise, the first side short (see :func:`portrait`). A card much larger than
+    CARD_SIZE in the frame is warped at a multiple of the size and then shrunk, which averages
+    pixels instead of skipping them.
+    """
+    w, h = CARD_SIZE
+    faces = np.empty((len(corners_list), h, w, 3), np.uint8)
+    for i, corners in enumerate(corners_list):
+        c = np.asarray(corners, np.float32)
+        height = max(np.hypot(*(c[3] - c[0])), np.hypot(*(c[2] - c[1])))
+        k = min(max(int(round(height / h)), 1), 4)
+        dst = np.float32([[0, 0], [w * k, 0], [w * k, h * k], [0, h * k]])
+        m = cv2.getPerspectiveTransform(c, dst)
+        face = cv2.warpPerspective(frame, m, (w * k, h * k), flags=cv2.INTER_LINEAR,
+                                   borderMode=cv2.BORDER_REPLICATE)
+        faces[i] = face if k == 1 else cv2.resize(face, CARD_SIZE, interpolation=cv2.INTER_AREA)
+    return faces
+
+
+def half_turn(faces: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(faces[:, ::-1, ::-1])
+
+
+def soften(faces: np.ndarray, sigma: float = 1.5) -> np.ndarray:
+    """The faces as a camera slightly out of focus would see them."""
+    n, h, w, c = faces.shape
+    return cv2.GaussianBlur(_tall(faces), (0, 0), sigma).reshape(n, h, w, c)
+
+
+def _tall(faces: np.ndarray) -> np.ndarray:
+    """The batch as one tall image, so one OpenCV call converts every face."""
+    n, h, w, c = faces.shape
+    return faces.reshape(n * h, w, c)
+
+
+def shape_features(faces: np.ndarray) -> np.ndarray:
+    """What the printed value looks like, whatever its colour. One row per face: gradient
+    histograms of the card's central glyph (cut out, centred and scaled to a fixed box, so
+    imprecise corners do not move it) and, at half weight, of the whole card's "ink" (layout,
+    pictures, corner indices). Ink is strong colour or darkness, whatever the hue."""
+    n, h, w, _ = faces.shape
+    hsv = cv2.cvtColor(_tall(faces), cv2.COLOR_BGR2HSV)
+    ink = cv2.max(hsv[..., 1], cv2.bitwise_not(hsv[..., 2]))
+    glyphs = _hog(np.stack([_glyph(i) for i in ink.reshape(n, h, w)]))
+    # Soften fine print (back patterns, paper texture) that sharp and blurred photos show
+    # differently; the layout of the card is far coarser.
+    half = cv2.resize(cv2.GaussianBlur(ink, (0, 0), 1.2), (w // 2, n * h // 2), interpolation=cv2.INTER_AREA)
+    whole = _hog(half.reshape(n, h // 2, w // 2).astype(np.float32))
+    return np.concatenate([_unit(glyphs), 0.5 * _unit(whole)], axis=1)
+
+
+def _unit(f: np.ndarray) -> np.ndarray:
+    return f / (np.linalg.norm(f, axis=1, keepdims=True) + 1e-6)
+
+
+def _glyph(ink: np.ndarray) -> np.ndarray:
+    """The ink in the middle of the card that does not touch the edge of that middle area (the
+    printed value, or the central pips or picture), cropped and centred in a _GLYPH box."""
+    h, w = ink.shape
+    middle = ink[h * 2 // 9:h * 7 // 9, w // 6:w * 5 // 6]
+    _, mask = cv2.threshold(middle, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    mh, mw = mask.shape
+    x, y, bw, bh, area = (stats[:, i] for i in range(5))
+    inside = (x > 0) & (y > 0) & (x + bw < mw) & (y + bh < mh) & (area >= 4)
+    inside[0] = False
+    out = np.zeros((_GLYPH[1], _GLYPH[0]), np.float32)
+    if not inside.any():
+        return out
+    x0, y0 = x[inside].min(), y[inside].min()
+    x1, y1 = (x + bw)[inside].max(), (y + bh)[inside].max()
+    crop = inside[labels[y0:y1, x0:x1]].astype(np.float32) * 255
+    gh, gw = crop.shape
+    s = min(_GLYPH[0] / gw, _GLYPH[1] / gh)
+    nw, nh = max(1, round(gw * s)), max(1, round(gh * s))
+    ox, oy = (_GLYPH[0] - nw) // 2, (_GLYPH[1] - nh) // 2
+    out[oy:oy + nh, ox:ox + nw] = cv2.resize(crop, (nw, nh), interpolation=cv2.INTER_AREA)
+    return out
+
+
+def _hog(images: np.ndarray) -> np.ndarray:
+    """Histograms of oriented gradients of a batch of equal-size images (n x h x w): unsigned
+    directions in 9 bins per 8x8 cell, blocks of 2x2 cells normalised (L2, clipped at 0.2,
+    renormalised), blocks one cell apart."""
+    n, h, w = images.shape
+    tall = np.ascontiguousarray(images, np.float32).reshape(n * h, w)
+    gx = cv2.Sobel(tall, cv2.CV_32F, 1, 0, ksize=1)
+    gy = cv2.Sobel(tall, cv2.CV_32F, 0, 1, ksize=1)
+    gy.reshape(n, h, w)[:, [0, -1]] = 0   # no gradient across the seams between images
+    magnitude, angle = cv2.cartToPolar(gx, gy, angleInDegrees=True)
+    position = (angle % 180) / (180 / _BINS) - 0.5                  # between two bin centres
+    low = np.floor(position)
+    upper = (position - low).reshape(n, h, w)
+    low = low.astype(np.int64).reshape(n, h, w) % _BINS
+    magnitude = magnitude.reshape(n, h, w)
+    ch, cw = h // _CELL, w // _CELL
+    # Each pixel votes for its two nearest direction bins, in its cell: one weighted count.
+    rows, cols = np.arange(h)[:, None], np.arange(w)[None, :]
+    cell = np.where((rows < ch * _CELL) & (cols < cw * _CELL), rows // _CELL * cw + cols // _CELL, ch * cw)
+    base = (np.arange(n)[:, None, None] * (ch * cw + 1) + cell[None]) * _BINS
+    votes = np.concatenate([(base + low).ravel(), (base + (low + 1) % _BINS).ravel()])
+    weights = np.concatenate([(magnitude * (1 - upper)).ravel(), (magnitude * upper).ravel()])
+    counts = np.bincount(votes, weights, minlength=n * (ch * cw + 1) * _BINS)
+    cells = counts.reshape(n, ch * cw + 1, _BINS)[:, :-1].reshape(n, ch, cw, _BINS).astype(np.float32)
+    blocks = np.concatenate([cells[:, :-1, :-1], cells[:, :-1, 1:], cells[:, 1:, :-1], cells[:, 1:, 1:]], axis=3)
+    blocks /= np.linalg.norm(blocks, axis=3, keepdims=True) + 1e-3
+    blocks = np.minimum(blocks, 0.2)
+    blocks /= np.linalg.norm(blocks, axis=3, keepdims=True) + 1e-3
+    return blocks.reshape(n, -1)
+
+
+def colour_features(faces: np.ndarray) -> np.ndarray:
+    """Lightness and the two opponent colours (CIE Lab) of each card's most colourful pixels,
+    after white-balancing on its brightest pixels (its paper): n x (L, a, b), each about -1..1."""
+    n, h, w, _ = faces.shape
+    small = cv2.resize(_tall(faces), (w // 2, n * h // 2), interpolation=cv2.INTER_AREA)
+    pixels = small.reshape(n, h // 2, w // 2, 3)[:, _RIM:-_RIM, _RIM:-_RIM].reshape(n, -1, 3)
+    k = pixels.shape[1]
+    white = np.maximum(np.partition(pixels, int(k * 0.92), axis=1)[:, int(k * 0.92)], 1).astype(np.float32)
+    balanced = np.minimum(pixels * (255 / white[:, None, :]), 255).astype(np.uint8)
+    lab = cv2.cvtColor(balanced.reshape(n * k, 1, 3), cv2.COLOR_BGR2Lab).reshape(n, k, 3).astype(np.float32)
+    lab[..., 1:] -= 128
+    chroma = np.abs(lab[..., 1]) + np.abs(lab[..., 2])
+    vivid = np.argpartition(chroma, int(k * 0.6), axis=1)[:, int(k * 0.6):]   # the top 40 %
+    mean = np.take_along_axis(lab, vivid[..., None], axis=1).mean(axis=1)
+    return (mean / np.array([127.5, 100, 100], np.float32) - np.array([1, 0, 0], np.float32)).astype(np.float32)

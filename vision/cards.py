@@ -1,0 +1,258 @@
+"""The card reader: every card in a frame, face up or down, with probabilities for its colour and value.
+
+Usage::
+
+    reader = CardReader.from_settings(settings.section("vision.cards"), state_dir)
+    for card in reader.read(frame, pose=mat_pose, layout=mat_layout):
+        card.corners, card.face_down, card.colours, card.values, card.label
+
+Recognition needs an enrolment of the deck (:func:`enrol`, from labelled photos); see
+``card_model``. With a located play mat (``pose`` and ``layout``) the reader knows how large a
+card must look and uses only its fastest cue; without one it searches the frame with every cue.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence
+
+import cv2
+import numpy as np
+
+from engine.table import FACE_DOWN, Card
+from vision import card_detect
+from vision.card_detect import DetectParams
+from vision.card_features import colour_features, half_turn, portrait, rectify, shape_features, soften
+from vision.card_model import NOT_A_CARD, CardModel, EnrolmentError, split_label, train
+from vision.evaluate import Box
+from vision.mat import MatLayout, MatPose
+
+
+@dataclass(frozen=True)
+class CardReading:
+    """One card: corners in frame pixels (clockwise, the first side a short side of the card),
+    the probability it shows its back, and for a face-up card the probability of each colour
+    and of each value (each summing to 1). ``certainty`` is the probability it is a card at all."""
+
+    corners: np.ndarray
+    face_down: float
+    colours: Mapping[str, float]
+    values: Mapping[str, float]
+    certainty: float = 1.0
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        c = self.corners.mean(axis=0)
+        return float(c[0]), float(c[1])
+
+    @property
+    def colour(self) -> str:
+        return max(self.colours, key=self.colours.get) if self.colours else ""
+
+    @property
+    def value(self) -> str:
+        return max(self.values, key=self.values.get) if self.values else ""
+
+    @property
+    def is_face_down(self) -> bool:
+        return self.face_down > 0.5
+
+    @property
+    def label(self) -> str:
+        """``face-down``, ``"<colour> <value>"``, or the value alone for a deck without colours."""
+        if self.is_face_down:
+            return FACE_DOWN
+        return f"{self.colour} {self.value}" if self.colour else self.value
+
+    def card(self) -> Card | str:
+        """The engine's vocabulary: ``Card(colour, value)`` or ``FACE_DOWN``."""
+        return FACE_DOWN if self.is_face_down else Card(self.colour, self.value)
+
+
+@dataclass(frozen=True)
+class ReaderParams:
+    detect: DetectParams = field(default_factory=DetectParams)
+    min_certainty: float = 0.5        # below this a candidate is "not a card"
+    mat_size_range: float = 1.8       # on the mat, a card's area may differ this much from the layout's
+    mat_aspect_tolerance: float = 0.2  # and its proportions by this fraction
+
+    @classmethod
+    def from_settings(cls, section: Mapping[str, Any]) -> "ReaderParams":
+        return cls(DetectParams.from_settings(section),
+                   float(section.get("min_certainty", cls.min_certainty)),
+                   float(section.get("mat_size_range", cls.mat_size_range)),
+                   float(section.get("mat_aspect_tolerance", cls.mat_aspect_tolerance)))
+
+
+class CardReader:
+    def __init__(self, model: CardModel, params: ReaderParams = ReaderParams()):
+        self.model = model
+        self.params = params
+
+    @classmethod
+    def from_settings(cls, section: Mapping[str, Any], state_dir: str | Path) -> "CardReader":
+        """The reader of ``[vision.cards]`` with the enrolment saved under ``state_dir``."""
+        return cls(CardModel.load(Path(state_dir) / section["enrolment"]), ReaderParams.from_settings(section))
+
+    def read(self, frame: np.ndarray, pose: MatPose | None = None,
+             layout: MatLayout | None = None) -> list[CardReading]:
+        """Every card in ``frame``; with the mat's pose and layout, only card-sized outlines."""
+        candidates = self._candidates(frame, pose, layout)
+        if not candidates:
+            return []
+        faces = rectify(frame, candidates)
+        values = self.model.values.proba(shape_features(faces))
+        classes = self.model.values.classes
+        not_card = values[:, classes.index(NOT_A_CARD)] if NOT_A_CARD in classes else np.zeros(len(faces))
+        certainty = 1 - not_card
+        order = sorted(range(len(candidates)), key=lambda i: (-round(certainty[i], 1), -_area(candidates[i])))
+        chosen = [order[k] for k in _non_overlapping([candidates[i] for i in order], self.params.detect.overlap)]
+        chosen = [i for i in chosen if certainty[i] >= self.params.min_certainty]
+        colours = None
+        if self.model.colours is not None and chosen:
+            colours = self.model.colours.proba(colour_features(faces[chosen]))
+        return [self._reading(candidates[i], values[i], certainty[i], None if colours is None else colours[k])
+                for k, i in enumerate(chosen)]
+
+    def _candidates(self, frame, pose, layout) -> list[np.ndarray]:
+        params = self.params.detect
+        mm_side = None
+        if pose is not None and layout is not None:
+            params, mm_side = self._mat_params(frame.shape, pose, layout)
+        quads = card_detect.find_quads(frame, params, select=False)
+        out = []
+        for q in quads:
+            corners = q.corners
+            if mm_side is not None:
+                mm = pose.to_mm(corners)
+                sides = np.linalg.norm(np.roll(mm, -1, axis=0) - mm, axis=1)
+                short, long_ = sorted(((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2))
+                tol = self.params.mat_aspect_tolerance
+                if abs(short / mm_side[0] - 1) > tol or abs(long_ / mm_side[1] - 1) > tol:
+                    continue
+                corners = portrait(corners, sides)
+            else:
+                corners = portrait(corners)
+            out.append(corners)
+        return out
+
+    def _mat_params(self, shape, pose: MatPose, layout: MatLayout) -> tuple[DetectParams, tuple]:
+        """Detection tuned to the mat: the fast cue only, and a card's expected size in pixels."""
+        w, h = layout.card
+        sheet = np.array([[0, 0], [layout.size[0], 0], [layout.size[0], layout.size[1]], [0, layout.size[1]]])
+        px_per_mm2 = cv2.contourArea(pose.to_px(sheet).astype(np.float32)) / (layout.size[0] * layout.size[1])
+        card_share = w * h * px_per_mm2 / (shape[0] * shape[1])
+        r = self.params.mat_size_range
+        params = replace(self.params.detect, white_levels=(), canny=(0, 0),
+                         min_area=card_share / r, max_area=card_share * r)
+        return params, (w, h)
+
+    def _reading(self, corners, value_p, certainty, colour_p) -> CardReading:
+        classes = self.model.values.classes
+        real = [i for i, c in enumerate(classes) if c not in (FACE_DOWN, NOT_A_CARD)]
+        card_p = max(certainty, 1e-9)
+        face_down = float(value_p[classes.index(FACE_DOWN)] / card_p) if FACE_DOWN in classes else 0.0
+        total = value_p[real].sum()
+        values = {classes[i]: float(value_p[i] / total) for i in real}
+        colours: dict[str, float] = {}
+        if colour_p is not None:
+            colours = {c: float(v) for c, v in zip(self.model.colours.classes, colour_p)}
+        return CardReading(corners.astype(np.float32), min(face_down, 1.0), colours, values, float(certainty))
+
+
+def _area(q: np.ndarray) -> float:
+    return float(cv2.contourArea(q.astype(np.float32)))
+
+
+def _non_overlapping(quads: Sequence[np.ndarray], overlap: float) -> list[int]:
+    """Greedy: keep each quad (in the given order) that does not overlap a kept one."""
+    kept: list[int] = []
+    for i, q in enumerate(quads):
+        qi = q.astype(np.float32)
+        ai = _area(qi)
+        if all(cv2.intersectConvexConvex(qi, quads[j].astype(np.float32))[0]
+               <= overlap * min(ai, _area(quads[j])) for j in kept):
+            kept.append(i)
+    return kept
+
+
+# ---- enrolment -----------------------------------------------------------------------------
+
+@dataclass
+class EnrolReport:
+    """What an enrolment used: cards per label, labelled cards whose outline was not found,
+    and the non-card outlines it learnt to reject."""
+
+    cards: dict[str, int] = field(default_factory=dict)
+    missed: list[str] = field(default_factory=list)
+    negatives: int = 0
+
+
+def enrol(photos: Iterable[tuple[np.ndarray, Sequence[Box]]], params: ReaderParams = ReaderParams(),
+          seed: int = 0, jitter: int = 2) -> tuple[CardModel, EnrolReport]:
+    """Learn a deck from labelled photos: each photo with boxes around its cards, labelled
+    ``"<colour> <value>"``, a single word such as ``king``, or ``face-down`` for a card back.
+    A box with no coordinates (NaN) means the card is the largest outline in the photo, or the
+    whole photo. ``jitter`` extra, slightly shifted outlines per card make the classifiers
+    tolerant of imprecise corners; ``seed`` makes that repeatable."""
+    rng = np.random.default_rng(seed)
+    report = EnrolReport()
+    value_x, value_y, colour_x, colour_y = [], [], [], []
+    for image, boxes in photos:
+        quads = [portrait(q.corners) for q in card_detect.find_quads(image, params.detect, select=False)]
+        positives = []
+        for box in boxes:
+            colour, value = split_label(box.label)
+            corners = _outline_for(box, quads, image.shape)
+            if corners is None:
+                report.missed.append(box.label)
+                continue
+            positives.append(corners)
+            report.cards[box.label] = report.cards.get(box.label, 0) + 1
+            size = np.linalg.norm(corners[2] - corners[0])
+            versions = [corners] + [corners + rng.uniform(-0.025, 0.025, (4, 2)).astype(np.float32) * size
+                                    for _ in range(jitter)]
+            faces = rectify(image, versions)
+            faces = np.concatenate([faces, soften(faces[:1])])
+            faces = np.concatenate([faces, half_turn(faces)])
+            value_x.extend(shape_features(faces))
+            value_y.extend([value] * len(faces))
+            if colour is not None and value != FACE_DOWN:
+                colour_x.extend(colour_features(faces[:1]))
+                colour_y.append(colour)
+        negatives = [q for q in quads if not any(_iou(q, p) > 0.6 for p in positives)]
+        if negatives:
+            value_x.extend(shape_features(rectify(image, negatives)))
+            value_y.extend([NOT_A_CARD] * len(negatives))
+            report.negatives += len(negatives)
+    if not value_x:
+        raise EnrolmentError("no labelled card was found in the enrolment photos")
+    model = train(np.array(value_x), value_y, np.array(colour_x) if colour_x else None, colour_y,
+                  dict(report.cards))
+    return model, report
+
+
+def _outline_for(box: Box, quads: list[np.ndarray], shape) -> np.ndarray | None:
+    """The candidate outline of a labelled card: centre inside the box and the best overlap."""
+    if np.isnan(box.xmin):
+        if quads:
+            return max(quads, key=_area)
+        h, w = shape[:2]
+        return portrait(np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]]))
+    best, best_iou = None, 0.5
+    bq = np.float32([[box.xmin, box.ymin], [box.xmax, box.ymin], [box.xmax, box.ymax], [box.xmin, box.ymax]])
+    for q in quads:
+        c = q.mean(axis=0)
+        if not box.contains(float(c[0]), float(c[1])):
+            continue
+        lo, hi = q.min(axis=0), q.max(axis=0)
+        iou = _iou(np.float32([[lo[0], lo[1]], [hi[0], lo[1]], [hi[0], hi[1]], [lo[0], hi[1]]]), bq)
+        if iou > best_iou:
+            best, best_iou = q, iou
+    return best
+
+
+def _iou(a: np.ndarray, b: np.ndarray) -> float:
+    inter = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))[0]
+    union = _area(a) + _area(b) - inter
+    return inter / union if union > 0 else 0.0
