@@ -36,8 +36,6 @@ class DetectParams:
     overlap: float = 0.3                  # two quads overlapping more than this are one card
     adaptive_block: int = 15              # also: brighter than the mean of this neighbourhood (0: off)
     adaptive_offset: int = 10             # by at least this much
-    outer: bool = True                    # use the outer contours of bright regions
-    panels: bool = True                   # use the dark panels inside bright rims
 
     @classmethod
     def from_settings(cls, section: Mapping[str, Any]) -> "DetectParams":
@@ -85,12 +83,12 @@ def find_quads(frame: np.ndarray, params: DetectParams = DetectParams(), select:
     panels: list[np.ndarray] = []
     for level in params.white_levels:
         mask = cv2.threshold(white, level, 255, cv2.THRESH_BINARY)[1]
-        _collect(mask, lo, hi, outer if params.outer else None, panels if params.panels else None)
+        _collect(mask, lo, hi, outer, panels)
     if params.adaptive_block > 0:
         block = params.adaptive_block | 1
         mask = cv2.adaptiveThreshold(white, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, block,
                                      -params.adaptive_offset)
-        _collect(mask, lo, hi, outer if params.outer else None, panels if params.panels else None)
+        _collect(mask, lo, hi, outer, panels)
     if params.canny[1] > 0:
         edges = cv2.Canny(cv2.GaussianBlur(gray, (3, 3), 0), *params.canny)
         _collect(cv2.bitwise_not(cv2.dilate(edges, None)), lo, hi, outer, None)

@@ -24,7 +24,7 @@ from vision import card_detect
 from vision.card_detect import DetectParams
 from vision.card_features import colour_features, half_turn, portrait, rectify, shape_features, soften
 from vision.card_model import NOT_A_CARD, CardModel, EnrolmentError, split_label, train
-from vision.evaluate import Box
+from vision.evaluate import Box, load_image, read_labels
 from vision.mat import MatLayout, MatPose
 
 
@@ -230,6 +230,15 @@ def enrol(photos: Iterable[tuple[np.ndarray, Sequence[Box]]], params: ReaderPara
     model = train(np.array(value_x), value_y, np.array(colour_x) if colour_x else None, colour_y,
                   dict(report.cards))
     return model, report
+
+
+def labelled_photos(folder: str | Path, names: Sequence[str] | None = None):
+    """(image, boxes) of each photo listed in ``folder/labels.csv`` (or of ``names``), read one at a
+    time; boxes may be empty (NaN): one card per photo."""
+    folder = Path(folder)
+    labels = read_labels(folder, need_boxes=False)
+    for name in names if names is not None else labels:
+        yield load_image(folder, name), labels[name]
 
 
 def _outline_for(box: Box, quads: list[np.ndarray], shape) -> np.ndarray | None:

@@ -355,6 +355,12 @@ class MatLocator:
         self._corners_mm = {m.id: m.corners() for m in layout.markers}
         self._last: MatPose | None = None
 
+    @classmethod
+    def from_settings(cls, layout: MatLayout, section: Mapping[str, Any]) -> "MatLocator":
+        """The locator of a ``[vision.mat]`` settings table."""
+        return cls(layout, int(section["min_markers"]), float(section["max_reprojection_px"]),
+                   int(section["hold_frames"]))
+
     def reset(self) -> None:
         """Forget the last good pose (the camera or the mat was moved)."""
         self._last = None

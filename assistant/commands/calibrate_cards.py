@@ -1,0 +1,100 @@
+"""`table-assistant calibrate cards DIR`: learn your deck from photos of a few of its cards.
+
+Lay some cards on the table (on the mat or not), photograph them, and list them in
+``DIR/labels.csv`` as ``filename,xmin,ymin,xmax,ymax,label``: one row per card with its box in
+pixels, or with empty box columns when a photo shows a single card. The label is
+``"<colour> <value>"`` (Hilo: the palette's colour names, e.g. ``red 7``, ``blue -1``; Hold Up:
+``ruby 5``, ``gv G``), a single word for a deck without colours, or ``face-down`` for a card
+back. Colour and value are learnt separately: show every colour a few times and every value
+a few times (two or three cards each), not every pairing. Add a few backs so face-down cards are
+recognised. ``--synthetic`` enrols the demo's synthetic Hilo deck instead.
+
+The enrolment is saved in ``app.state_dir`` (``vision.cards.enrolment``).
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from assistant.commands.calibrate_dice import state_dir
+from assistant.commands.print_mat import mat_layout
+from assistant.i18n import translate
+from engine.table import FACE_DOWN
+from engine.text import tr
+from vision.card_model import split_label
+from vision.cards import ReaderParams, enrol, labelled_photos
+from vision.evaluate import Box
+from vision.synth.cards import HILO_VALUES, enrolment_tables
+
+
+def add_parser(whats) -> None:
+    parser = whats.add_parser("cards", help="learn your deck's colours and values from labelled photos")
+    parser.add_argument("folder", nargs="?", metavar="DIR", help="photos and their labels.csv")
+    parser.add_argument("--game", choices=("hilo",), help="also list the game's colours and values not shown")
+    parser.add_argument("--synthetic", action="store_true", help="enrol the demo's synthetic Hilo deck")
+    parser.set_defaults(run=run)
+
+
+def reader_params(settings) -> ReaderParams:
+    return ReaderParams.from_settings(settings.section("vision.cards"))
+
+
+def enrolment_path(settings, env=os.environ) -> Path:
+    return state_dir(settings, env) / settings["vision.cards.enrolment"]
+
+
+def hilo_colours(settings) -> list[str]:
+    """The colour names of the ``games.hilo.palette`` setting ("red:R, orange:O, ...")."""
+    return [item.split(":")[0].strip() for item in settings["games.hilo.palette"].split(",") if item.strip()]
+
+
+def run(args, settings) -> int:
+    from assistant.cli import UsageError
+
+    if args.synthetic == (args.folder is not None):
+        raise UsageError("give either DIR (photos with labels.csv) or --synthetic")
+    params = reader_params(settings)
+    if args.synthetic:
+        scenes = enrolment_tables(mat_layout("hilo", "A2", 2), seed=0)
+        photos = [(s.frame, [Box(*c.box(), label=c.label) for c in s.cards]) for s in scenes]
+        model, report = enrol(photos, params)
+    else:
+        model, report = enrol(labelled_photos(args.folder), params)
+    path = enrolment_path(settings)
+    model.save(path)
+    language = settings["app.language"]
+    say = lambda text: print(translate(text, language))  # noqa: E731
+    colours: dict[str, int] = {}
+    values: dict[str, int] = {}
+    for label, n in report.cards.items():
+        colour, value = split_label(label)
+        values[value] = values.get(value, 0) + n
+        if colour is not None:
+            colours[colour] = colours.get(colour, 0) + n
+    say(tr("{file}: learnt {cards} cards ({backs} backs) and {negatives} outlines that are not cards",
+           file=str(path), cards=sum(report.cards.values()), backs=values.pop(FACE_DOWN, 0),
+           negatives=report.negatives))
+    say(tr("values: {counts}", counts=_counts(values)))
+    if colours:
+        say(tr("colours: {counts}", counts=_counts(colours)))
+    if report.missed:
+        say(tr("no outline found for {n} labelled cards: {labels}", n=len(report.missed),
+               labels=", ".join(sorted(report.missed))))
+    if args.game == "hilo":
+        missing = [c for c in hilo_colours(settings) if c not in colours] + [v for v in HILO_VALUES if v not in values]
+        if missing:
+            say(tr("never shown, so never recognised: {missing}; add photos of them", missing=", ".join(missing)))
+    if not model.knows_backs():
+        say(tr("no card back was shown: face-down cards will not be recognised"))
+    return 0
+
+
+def _counts(counts: dict[str, int]) -> str:
+    return ", ".join(f"{k} x{n}" for k, n in sorted(counts.items(), key=lambda kv: _order(kv[0])))
+
+
+def _order(name: str):
+    try:
+        return (0, int(name), "")
+    except ValueError:
+        return (1, 0, name)

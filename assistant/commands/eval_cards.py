@@ -1,0 +1,54 @@
+"""`table-assistant eval cards DIR --enrol ENROL_DIR [--json]`: the card reader on DIR/labels.csv.
+
+The reader first enrols the deck from ``ENROL_DIR/labels.csv`` (same format; a label is the
+card's identity: ``"<colour> <value>"``, a single word such as ``king``, or ``face-down``), then
+reads every photo of DIR. A card is detected when a reading's centre lies inside its box
+(one-to-one); for two-part labels colour and value are also judged apart. With ``--split``
+ENROL_DIR and DIR are one folder: every other photo (1st, 3rd, ...) enrols, the rest are judged.
+Timing is single-threaded.
+"""
+from __future__ import annotations
+
+import json
+
+import cv2
+
+from assistant.commands.calibrate_cards import reader_params
+from vision.cards import CardReader, enrol, labelled_photos
+from vision.evaluate import Found, evaluate, read_labels
+
+
+def add_parser(kinds) -> None:
+    parser = kinds.add_parser("cards", help="card reader on DIR/labels.csv, enrolled from ENROL_DIR")
+    parser.add_argument("folder", metavar="DIR", help="photos and their labels.csv")
+    parser.add_argument("--enrol", required=True, metavar="ENROL_DIR",
+                        help="photos of the same deck with their labels.csv, to learn it from")
+    parser.add_argument("--split", action="store_true",
+                        help="DIR = ENROL_DIR: enrol on every other photo and judge the others")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(run=run)
+
+
+def run(args, settings) -> int:
+    from assistant.cli import UsageError
+
+    cv2.setNumThreads(1)
+    params = reader_params(settings)
+    enrol_names = judged = None
+    if args.split:
+        names = sorted(read_labels(args.folder))
+        enrol_names, judged = names[0::2], names[1::2]
+        if read_labels(args.enrol).keys() != read_labels(args.folder).keys():
+            raise UsageError("--split judges and enrols from one folder: give the same DIR and ENROL_DIR")
+    model, enrolled = enrol(labelled_photos(args.enrol, enrol_names), params)
+    reader = CardReader(model, params)
+    report = evaluate(args.folder, lambda image: [Found(*r.centre, r.label) for r in reader.read(image)],
+                      images=judged)
+    report["enrolled_cards"] = sum(enrolled.cards.values())
+    report["enrol_missed"] = len(enrolled.missed)
+    if args.json:
+        print(json.dumps(report))
+    else:
+        for key, value in report.items():
+            print(f"{key:<20} {value}")
+    return 0

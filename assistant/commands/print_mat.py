@@ -1,0 +1,91 @@
+"""`table-assistant print-mat --game G --players N --paper A3|A2 --out FILE.pdf|.png`: the play mat.
+
+The mat is drawn at true scale: print it at 100 % ("actual size", no fit-to-page). Its layout
+(zones and ArUco markers) is data in ``config/mats/<game>.toml``. A PDF is vector (sharp at
+any printer resolution); a PNG is rendered at ``vision.mat.png_dpi`` and records that resolution.
+"""
+from __future__ import annotations
+
+import os
+import tomllib
+from importlib import resources
+from pathlib import Path
+
+from assistant.i18n import translate
+from engine.text import tr
+from vision.mat import PAPERS, MatLayout, layout_from_data
+from vision.mat_print import mat_drawing, pdf_bytes, render, write_png
+
+GAMES = ("hilo", "splitter", "excape", "holdup")
+MM_PER_INCH = 25.4
+
+
+def add_parser(sub) -> None:
+    parser = sub.add_parser("print-mat", help="draw a printable play mat (PDF or PNG, true scale)")
+    parser.add_argument("--game", required=True, choices=GAMES)
+    parser.add_argument("--players", required=True, type=int, metavar="N")
+    parser.add_argument("--paper", required=True, choices=sorted(PAPERS))
+    parser.add_argument("--out", required=True, metavar="FILE", help="FILE.pdf or FILE.png")
+    parser.set_defaults(run=run)
+
+
+def mat_layout(game: str, paper: str, players: int) -> MatLayout:
+    """The packaged layout of a game's mat (raises vision.mat.LayoutError when none fits)."""
+    source = resources.files("assistant.defaults") / "mats" / f"{game}.toml"
+    try:
+        data = tomllib.loads(source.read_text("utf-8"))
+    except FileNotFoundError:
+        raise ValueError(f"no mat layout for {game} ({source})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"{source}: not valid TOML: {exc}") from None
+    return layout_from_data(data, paper, players, str(source))
+
+
+def zone_names(layout: MatLayout) -> dict:
+    """What is printed in each zone, as translatable text."""
+    names = {}
+    for zone in layout.zones:
+        kind, _, number = zone.id.partition(".")
+        if kind in ("grid", "gv", "pile") and number:
+            n = int(number) + 1
+            names[zone.id] = {"grid": tr("Player {n}", n=n), "gv": tr("Player {n}: GV", n=n),
+                              "pile": tr("Pile {n}", n=n)}[kind]
+        elif kind == "row":
+            names[zone.id] = tr("Row {n}", n=int(number))
+        elif kind == "ladder":
+            names[zone.id] = tr("Rung {n}", n=int(number))
+        elif zone.id in ("dice", "roll"):
+            names[zone.id] = tr("Dice")
+        elif zone.id == "draw":
+            names[zone.id] = tr("Draw")
+        elif zone.id == "discard":
+            names[zone.id] = tr("Discard")
+    return names
+
+
+def run(args, settings) -> int:
+    from assistant.cli import UsageError
+
+    out = Path(args.out)
+    kind = out.suffix.lower()
+    if kind not in (".pdf", ".png"):
+        raise UsageError(f"--out must end in .pdf or .png, got {args.out!r}")
+    layout = mat_layout(args.game, args.paper, args.players)
+    language = settings["app.language"]
+    labels = {zid: translate(text, language) for zid, text in zone_names(layout).items()}
+    width, height = layout.size
+    footer = translate(tr("Print at 100 % (actual size): this sheet is {width} x {height} mm and each black "
+                          "marker square is {size} mm wide.", width=f"{width:g}", height=f"{height:g}",
+                          size=f"{layout.markers[0].size:g}"), language)
+    shapes = mat_drawing(layout, labels, footer)
+    tmp = out.with_name(out.name + ".tmp")
+    if kind == ".pdf":
+        tmp.write_bytes(pdf_bytes(shapes, layout.size, title=f"{layout.game} {layout.paper}"))
+    else:
+        px_per_mm = settings["vision.mat.png_dpi"] / MM_PER_INCH
+        write_png(tmp, render(shapes, layout.size, px_per_mm), px_per_mm)
+    os.replace(tmp, out)
+    print(translate(tr("{file}: {game} mat, {paper}, {players} players, markers {markers}", file=str(out),
+                       game=layout.game, paper=layout.paper, players=layout.players,
+                       markers=", ".join(str(i) for i in layout.marker_ids())), language))
+    return 0
