@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from engine.table import Die
-from vision.dice_colours import Palette
+from vision.dice_colours import Palette, body_colour
 from vision.dice_faces import EnrolledFaces, face_square
 from vision.dice_patches import (DETECTOR_STRIDE, PATCH_CONTEXT, PATCH_SIDE, PIP_FACES, detector_input, patch,
                                  pyramid)
@@ -127,6 +127,20 @@ class DiceReader:
                     raise ValueError(f"face {face}: no die found in photo {number}")
                 samples.setdefault(face, []).extend(face_square(square, r.box[2]) for r, square in found)
         return EnrolledFaces.from_samples(samples)
+
+    def learn_palette(self, photos: Mapping[str, Sequence[np.ndarray]]) -> list[str]:
+        """Palette entries ("name #rrggbb") from photos by colour name; every die in a photo has it.
+
+        Raises ValueError naming the colour whose photos show no die.
+        """
+        entries = []
+        for name, frames in photos.items():
+            colours = [body_colour(square) for frame in frames for _, square in self._read(frame)]
+            if not colours:
+                raise ValueError(f"colour {name}: no die found in its photos")
+            b, g, r = np.median(colours, axis=0).astype(int).tolist()
+            entries.append(f"{name} #{r:02x}{g:02x}{b:02x}")
+        return entries
 
     def read_whole(self, image: np.ndarray) -> DieReading:
         """The one die filling ``image`` (a photo cropped around a single die), without the finder."""

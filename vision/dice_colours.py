@@ -43,10 +43,6 @@ class Palette:
         distance = ((self.lab - lab) ** 2 * (_LIGHTNESS_WEIGHT ** 2, 1, 1)).sum(axis=1)
         return self.names[int(np.argmin(distance))]
 
-    def entries(self) -> list[str]:
-        bgr = cv2.cvtColor(self.lab.astype(np.uint8)[None], cv2.COLOR_Lab2BGR)[0]
-        return [f"{n} #{r:02x}{g:02x}{b:02x}" for n, (b, g, r) in zip(self.names, bgr.tolist())]
-
 
 def body_colour(square: np.ndarray) -> np.ndarray:
     """Median BGR of the central top face: pips cover well under half of it, so they drop out."""

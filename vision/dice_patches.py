@@ -11,7 +11,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-DETECTOR_STRIDE = 8
+DETECTOR_STRIDE = 4
 DETECTOR_MULTIPLE = 16      # detector input sides are rounded up to this
 PATCH_SIDE = 48
 PATCH_CONTEXT = 1.6         # patch side / die side

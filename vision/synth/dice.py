@@ -82,15 +82,6 @@ class Look:
     printed: bool = False        # every face printed as its symbol, even "1".."6" (Excape dice)
 
 
-def face_image(face: str, side: int, body: Sequence[int], ink: Sequence[int], printed: bool = False) -> np.ndarray:
-    """The top face alone, ``side`` px square, drawn anti-aliased (pips, or the printed symbol)."""
-    big = side * _SUPERSAMPLE
-    canvas = np.empty((big, big, 3), np.uint8)
-    canvas[:] = body
-    _draw_marks(canvas, face, big, big / 2, big / 2, tuple(int(c) for c in ink), printed)
-    return cv2.resize(canvas, (side, side), interpolation=cv2.INTER_AREA)
-
-
 def render_scene(
     seed: int,
     size: tuple[int, int] = (640, 640),
@@ -124,8 +115,7 @@ def render_scene(
     return Scene(np.clip(image, 0, 255).astype(np.uint8), tuple(dice))
 
 
-def _draw_marks(canvas: np.ndarray, face: str, side: float, cx: float, cy: float, ink,
-                printed: bool = False) -> None:
+def _draw_marks(canvas: np.ndarray, face: str, side: float, cx: float, cy: float, ink, printed: bool) -> None:
     shift = 4  # fixed-point bits for sub-pixel drawing
     if face in _PIPS and not printed:
         radius = int(_PIP_RADIUS * side * (1 << shift))
@@ -138,7 +128,6 @@ def _draw_marks(canvas: np.ndarray, face: str, side: float, cx: float, cy: float
     thickness = max(1, int(side * 0.07))
     (tw, th), _ = cv2.getTextSize(face, font, 1.0, thickness)
     scale = side * 0.55 / max(tw, th)
-    thickness = max(1, int(side * 0.07))
     (tw, th), _ = cv2.getTextSize(face, font, scale, thickness)
     cv2.putText(canvas, face, (int(cx - tw / 2), int(cy + th / 2)), font, scale, ink, thickness, cv2.LINE_AA)
     if face in ("6", "9"):  # underline tells 6 from a turned 9, as on printed dice
