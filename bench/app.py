@@ -2,8 +2,8 @@
 
 Starts `table-assistant run` in a fresh process (no camera, no GPIO, a new records file) and
 times it until the first frame is on screen, which the app reports over systemd's notify socket
-(READY=1), as it does under the kiosk's unit. Then plays a simulated table (`demo`) and samples
-the process's resident memory. Needs an X display: uses $DISPLAY, else starts Xvfb.
+(READY=1), as it does under the kiosk's unit. Then plays a simulated table (`demo`) of each game
+and samples the process's resident memory. Needs an X display: uses $DISPLAY, else starts Xvfb.
 Prints figures; asserts nothing.
 """
 from __future__ import annotations
@@ -20,7 +20,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 STARTS = 3
-DEMO_MOVES = 150
+DEMO_MOVES = 60  # per game
+GAMES = ("hilo", "splitter", "excape", "holdup")
 QUIET = ["--set", "camera.source=none", "--set", "gpio.enabled=false", "--set", "app.log_level=error"]
 
 
@@ -64,23 +65,59 @@ def cold_start(state_dir: str) -> tuple[float, int]:
         return seconds, rss
 
 
-def demo_memory() -> tuple[int, int, float]:
-    """(RSS after the first frames, peak RSS, seconds) of a demo playing DEMO_MOVES moves."""
+def demo_memory(game: str) -> tuple[int, int, float]:
+    """(last RSS sampled, peak RSS, seconds) of a demo of ``game`` playing DEMO_MOVES moves."""
     with tempfile.TemporaryDirectory() as folder:
         env = {**os.environ, "KIVY_NO_CONSOLELOG": "1", "KIVY_HOME": folder}
         started = time.perf_counter()
-        process = subprocess.Popen(cli("demo", "--seed", "1", "--step", "0.02", "--moves", str(DEMO_MOVES)),
+        process = subprocess.Popen(cli("demo", "--game", game, "--seed", "1", "--step", "0.02",
+                                       "--moves", str(DEMO_MOVES)),
                                    env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        first = peak = 0
+        last = peak = 0
         while process.poll() is None:
             try:
                 rss, hwm = rss_kib(process.pid)
             except (FileNotFoundError, ProcessLookupError):
                 break
-            first = first or (rss if time.perf_counter() - started > 5 else 0)
-            peak = max(peak, hwm)
+            if rss:  # 0 once the process has exited
+                last, peak = rss, max(peak, hwm)
             time.sleep(0.2)
-        return first, peak, time.perf_counter() - started
+        return last, peak, time.perf_counter() - started
+
+
+def update_times(moves: int = 80) -> dict[str, list[float]]:
+    """Milliseconds the session and the screen take to show each move (drawing excluded), by
+    game, in this process: seeded random moves, no advice."""
+    import random
+
+    os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp())
+    os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+    from kivy.base import EventLoop
+
+    from assistant.app import TableApp, configure_window
+    from assistant.session import Session
+    from assistant.store import IN_MEMORY, Store
+
+    configure_window(fullscreen=False, size=(800, 480), keyboard="system")
+    app = TableApp(Session(Store(IN_MEMORY), advice=False))
+    app._run_prepare()
+    times: dict[str, list[float]] = {}
+    for game in GAMES:
+        session = Session(Store(IN_MEMORY), advice=False)
+        app.attach(session)
+        session.new_match(game, ["Ana", "Ben", "Chloé"])
+        EventLoop.idle()
+        rng = random.Random(1)
+        for _ in range(moves):
+            state = session.view.state
+            if state.is_terminal():
+                break
+            action = state.sample_chance(rng) if state.is_chance_node() else rng.choice(state.legal_actions())
+            started = time.perf_counter()
+            session.play(action)
+            times.setdefault(game, []).append((time.perf_counter() - started) * 1000)
+    app.stop()
+    return times
 
 
 def with_display() -> subprocess.Popen | None:
@@ -109,9 +146,13 @@ def main() -> None:
         print(f"cold start to first frame (`run`, {STARTS} starts): median {statistics.median(seconds):.2f} s, "
               f"min {min(seconds):.2f} s, max {max(seconds):.2f} s")
         print(f"RSS at first frame: {statistics.median(r for _, r in starts) / 1024:.0f} MiB")
-        first, peak, took = demo_memory()
-        print(f"demo, {DEMO_MOVES} moves over the four games: RSS after 5 s {first / 1024:.0f} MiB, "
-              f"peak {peak / 1024:.0f} MiB ({took:.1f} s)")
+        for game, samples in update_times().items():
+            print(f"{game}: a move shown in {statistics.median(samples):.1f} ms median, "
+                  f"{max(samples):.1f} ms max ({len(samples)} moves, 3 players; drawing not included)")
+        for game in GAMES:
+            last, peak, took = demo_memory(game)
+            print(f"demo --game {game}, {DEMO_MOVES} moves: RSS at the end {last / 1024:.0f} MiB, "
+                  f"peak {peak / 1024:.0f} MiB ({took:.1f} s)")
     finally:
         if server is not None:
             server.terminate()

@@ -40,20 +40,30 @@ class DicePicker(BoxLayout):
         dice = tuple((label, tuple(faces), colour) for label, faces, colour in dice)
         if dice == self._dice:
             return
+        if [(label, faces) for label, faces, _ in dice] != [(label, faces) for label, faces, _ in self._dice]:
+            self._rebuild(dice)
         self._dice = dice
+        for button in self._buttons():  # the dice's colour: the roller's in Excape
+            colour = dice[button.die][2]
+            button.bg = palette.colour(colour) if colour else palette.RAISED
+            button.color = palette.ink(colour) if colour else palette.TEXT
+
+    def _rebuild(self, dice) -> None:
+        """New buttons only when the dice or their faces change (making a button costs ms)."""
         self.chosen = [""] * len(dice)
         rows = self.ids.rows
         rows.clear_widgets()
-        for index, (label, faces, colour) in enumerate(dice):
+        for index, (label, faces, _) in enumerate(dice):
             if label:
                 rows.add_widget(DieLabel(text=label))
             row = FaceRow()
             for face in faces:
-                row.add_widget(FaceButton(text=face, die=index, face=face, picker=self,
-                                          bg=palette.colour(colour) if colour else palette.RAISED,
-                                          color=palette.ink(colour) if colour else palette.TEXT))
+                row.add_widget(FaceButton(text=face, die=index, face=face, picker=self))
             rows.add_widget(row)
         self._mark()
+
+    def _buttons(self) -> list[FaceButton]:
+        return [child for row in self.ids.rows.children if isinstance(row, FaceRow) for child in row.children]
 
     def update(self, view) -> None:
         """A new position: faces half-entered for the previous one are forgotten."""
@@ -77,10 +87,8 @@ class DicePicker(BoxLayout):
         self._mark()
 
     def _mark(self) -> None:
-        for row in self.ids.rows.children:
-            for child in row.children if isinstance(row, FaceRow) else ():
-                if isinstance(child, FaceButton):
-                    child.selected = self.chosen[child.die] == child.face
+        for button in self._buttons():
+            button.selected = self.chosen[button.die] == button.face
 
 
 class FaceRow(BoxLayout):

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
+BOARD_CELLS = {"CardView", "SheetCell", "TrackSpace"}
 
 
 @pytest.fixture(scope="session")
@@ -180,6 +181,24 @@ class Driver:
 
     def tap_text(self, text, root=None):
         self.tap(self.button(text, root))
+
+    def smallest_target(self):
+        """(size, class, text) of the smallest visible, enabled touch target on screen, board
+        cells (Hilo cards, Splitter sheet cells, Excape track) apart: every move they offer is
+        also in the side list, whose entries are full-size targets."""
+        from kivy.uix.behaviors import ButtonBehavior
+        from assistant.screens.widgets import shown
+        self.frames()
+        found = [w for w in self.screen.walk(restrict=True)
+                 if isinstance(w, ButtonBehavior) and type(w).__name__ not in BOARD_CELLS
+                 and shown(w) and not w.disabled and w.width > 1 and w.height > 1]
+        widget = min(found, key=lambda w: min(w.size))
+        return min(widget.size), type(widget).__name__, getattr(widget, "text", "")
+
+    def assert_touch_targets(self):
+        """Every touch target is at least 48 px (scaled with the screen)."""
+        side, kind, text = self.smallest_target()
+        assert side >= 48 * self.app.scale - 0.5, f"{kind} {text!r} on {self.screen.name} is {side:.0f} px"
 
     def shot(self, name):
         ARTIFACTS.mkdir(parents=True, exist_ok=True)

@@ -15,7 +15,7 @@ from engine.excape.state import DECIDE, ROLL
 def session(ui, tmp_path):
     store = Store(tmp_path / "records.sqlite3")
     session = ui.use(Session(store))
-    session.new_match("excape", ["Ana", "Ben", "Chloé"])
+    session.new_match("excape", ["Ana", "Ben", "Chloé"], {"track_length": 12})  # a short race
     yield session
     store.close()
 
@@ -30,6 +30,7 @@ def rung(ui, number):
 
 
 def test_a_few_turns_by_touch(ui, session):
+    ui.assert_touch_targets()  # die A and die B
     for die_a, die_b in [("4", "6"), ("1", "2"), ("2", "3")]:  # roll-off: 64, 21, 32
         roll(ui, die_a, die_b)
     state = session.view.state
@@ -48,6 +49,7 @@ def test_a_few_turns_by_touch(ui, session):
     roll(ui, "4", "5")  # Ben: 54 on the first roll
     assert rung(ui, 2).note == "returns Ana 21" and rung(ui, 1).note == "returns Ana 21"
     assert rung(ui, 4).note == "" and rung(ui, 4).legal and not rung(ui, 3).legal
+    ui.assert_touch_targets()  # the ladder's rungs too
     ui.shot("excape-decide")
 
     ui.tap_text("Why not?")

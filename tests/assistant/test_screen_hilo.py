@@ -35,6 +35,7 @@ def red(value):
 
 
 def test_a_round_by_touch(ui, session):
+    ui.assert_touch_targets()  # the card picker
     enter_card(ui, "R", 7)
     state = session.view.state
     assert state.discard == (red(7),) and state.phase == ph.SETUP
@@ -47,6 +48,7 @@ def test_a_round_by_touch(ui, session):
     view = session.view
     assert view.state.phase == ph.TURN and view.to_play == 1  # Ben turned up 10, Ana 8
     assert ui.screen.turn_text == "Ben takes the discard or draws from the pile"
+    ui.assert_touch_targets()
     ui.shot("hilo-turn")
 
     ui.tap(ui.choice("Draw from the pile"))
@@ -105,10 +107,14 @@ def test_hilo_prompt_round_summary_and_final_ranking(ui, session):
     assert panel.rows_data[-1] == ["Total"] + [str(t) for t in state.totals]
     assert [points[-1] for _, points in panel.series] == list(state.totals)
     ui.shot("hilo-round-summary")
+    side = ui.smallest_target()[0]
     ui.resize(1280, 720)
-    assert ui.app.scale == pytest.approx(1.5)
-    ui.shot("hilo-round-summary-1280x720")
-    ui.resize(800, 480)
+    try:
+        assert ui.app.scale == pytest.approx(1.5)
+        assert ui.smallest_target()[0] >= 1.5 * side - 1  # everything grows with the screen
+        ui.shot("hilo-round-summary-1280x720")
+    finally:
+        ui.resize(800, 480)
     ui.tap_text("Continue")
     assert not panel.open
 

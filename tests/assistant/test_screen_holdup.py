@@ -10,16 +10,23 @@ from engine.holdup import Keep, Roll
 from engine.holdup.deck import Gem
 
 
+# 16 cards, for a short game: four of each stone (a set is possible)
+SMALL_DECK = tuple((stone, value, 1) for stone, values in
+                   [("ruby", (1, 4, 7, 8)), ("emerald", (3, 6, 9, 2)), ("diamond", (2, 5, 8, 1)),
+                    ("sapphire", (2, 5, 8, 3))] for value in values)
+
+
 @pytest.fixture
 def session(ui, tmp_path):
     store = Store(tmp_path / "records.sqlite3")
     session = ui.use(Session(store))
-    session.new_match("holdup", ["Ana", "Ben", "Chloé"])
+    session.new_match("holdup", ["Ana", "Ben", "Chloé"], {"deck": SMALL_DECK})
     yield session
     store.close()
 
 
 def test_deal_roll_keep_by_touch_then_the_final_scores(ui, session):
+    ui.assert_touch_targets()  # stones and values
     dealt = [("ruby", 7), ("emerald", 3), ("diamond", 5), ("sapphire", 2), ("ruby", 1), ("emerald", 9)]
     for stone, value in dealt:
         ui.tap(ui.one("KindButton", kind=stone))
@@ -37,6 +44,7 @@ def test_deal_roll_keep_by_touch_then_the_final_scores(ui, session):
     captured = [card for row in board.ids.rows.children for card in row.ids.cards.children if card.mark == "capture"]
     assert len(captured) == 2  # the rightmost card of rows 1 and 2
     assert board.consequence.startswith("keep: you capture ")
+    ui.assert_touch_targets()
     ui.shot("holdup-decide")
 
     ui.tap(ui.choice("Keep the dice"))

@@ -30,6 +30,7 @@ def test_seat_players_start_play_and_undo_by_touch(ui, store):
     ui.tap(chip(ui, "Ben"))
     ui.tap(chip(ui, "Ana"))
     assert [p.name for p in home.seated] == ["Ben", "Ana"] and chip(ui, "Ben").seat == 1
+    ui.assert_touch_targets()
     ui.shot("home-new-game")
     ui.tap_text("Start Toy Pig with 2 players")
     view = session.view

@@ -25,11 +25,13 @@ def roll(ui, first, second):
 
 
 def test_a_turn_by_touch_then_the_final_table(ui, session):
+    ui.assert_touch_targets()  # the dice picker
     roll(ui, 5, 3)
     assert session.view.state.roll == Roll(3, 5)
     board = ui.screen.board
     assert board.seat == 0 and board.dice == ["3", "5"]
     assert len([c for c in ui.widgets("SheetCell") if c.legal]) == 44  # every pair of pad A is empty
+    ui.assert_touch_targets()
 
     ui.tap(ui.one("DieView", index=1))  # the 5 goes in the touched cell
     ui.tap(ui.one("SheetCell", cx=2, cy=0))
