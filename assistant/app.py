@@ -148,5 +148,10 @@ class TableApp(App):
     def post_notice(self, text: Any) -> None:
         self.session.notify(text)
 
+    @mainthread
+    def post(self, function: Callable[[], Any]) -> None:
+        """Run ``function`` on the UI thread (the camera reader's suggestions)."""
+        function()
+
     def screen_for(self, game_id: str):
         return self.root.get_screen(f"game:{game_id}")

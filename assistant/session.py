@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Callable, Mapping, Sequence
 
+from assistant.reconcile import Candidate
 from assistant.store import MatchRecord, Result, Store, StoreError
 from engine import registry
 from engine.core import (CHANCE, SIMULTANEOUS, TERMINAL, Action, Advice, Game, Outcome, RulesError,
@@ -81,6 +82,7 @@ class ViewState:
     choices: tuple[Choice, ...] = ()
     advice_pending: bool = False   # the advice is being worked out; a view with it follows
     chance: tuple[tuple[Action, Fraction], ...] = ()
+    suggestions: tuple[Candidate, ...] = ()  # what the camera read, for the players to confirm
     cursor: int = 0
     moves: int = 0
     last: str = ""
@@ -274,6 +276,13 @@ class Session:
             log.warning("intent %r is not handled here", intent)
             return self._view
         return handler(self)
+
+    def suggest(self, state: State, candidates: Sequence[Candidate]) -> ViewState:
+        """Outcomes the camera read in ``state``, offered to the players (a touch confirms one);
+        ignored if the game has moved on since that frame. Vision never plays by itself."""
+        if self._match is None or self._match.state is not state:
+            return self._view
+        return self._publish(replace(self._view, revision=self._view.revision + 1, suggestions=tuple(candidates)))
 
     # --- notices ---------------------------------------------------------------------------------
 

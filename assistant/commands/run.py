@@ -9,6 +9,7 @@ import signal
 import threading
 from typing import Any, Callable
 
+from assistant.reconcile import rank_dice
 from assistant.session import ERROR, Session, ViewState
 from assistant.store import Store, default_path
 from engine.text import tr
@@ -37,7 +38,7 @@ def run(args, settings) -> int:
                 log.info("reopened game %s (%s) after %d moves", view.match_id, view.game_id, view.moves)
         devices = Devices(settings)
         app = make_app(args, settings, session, every=devices.every(), on_first_frame=devices.ready)
-        devices.start(session, app.post_intent, app.post_notice)
+        devices.start(session, app)
         stop_on_sigterm(app)
         try:
             app.run()
@@ -109,21 +110,22 @@ class Devices:
         if self.notifier is not None:
             self.notifier.ready("showing the first screen")
 
-    def start(self, session: Session, post_intent: Callable[[Any], None], post_notice: Callable[[Any], None]) -> None:
+    def start(self, session: Session, app) -> None:
+        """Open what is there; ``app`` hands what devices send over to the UI thread."""
         from hardware.buttons import NoButtons, open_buttons
         from hardware.gpio import GpioConfig
         from hardware.indicators import NoIndicators, open_indicators
 
         gpio = GpioConfig.from_mapping(self.settings.section("gpio"))
-        buttons = open_buttons(gpio, post_intent)
+        buttons = open_buttons(gpio, app.post_intent)
         self._closers.append(buttons.close)
         if gpio.enabled and gpio.buttons and isinstance(buttons, NoButtons):
             session.notify(tr("No GPIO buttons here: use the touchscreen."))
         indicators = open_indicators(gpio)
         self._closers.append(indicators.close)
         self._indicators = None if isinstance(indicators, NoIndicators) else indicators
-        self._start_panel(post_intent, post_notice)
-        self._start_camera(session, post_notice)
+        self._start_panel(app.post_intent, app.post_notice)
+        self._start_camera(session, app)
         session.subscribe(self._feedback)
         self._feedback(session.view)
 
@@ -147,26 +149,46 @@ class Devices:
         self._panel.start()
         self._closers.append(self._panel.close)
 
-    def _start_camera(self, session: Session, post_notice) -> None:
-        from vision.capture import CaptureError, camera_from_config
+    def _start_camera(self, session: Session, app) -> None:
+        from vision.capture import camera_from_config
 
         camera = camera_from_config(self.settings.section("camera"))
         if camera is None:
             session.notify(tr("Camera off (camera.source = \"none\"): enter dice and cards by touch."))
             return
         self._closers.append(camera.close)
+        # opening a camera and loading the readers take seconds: not on the UI thread
+        threading.Thread(target=self._read_dice, args=(camera, session, app), name="camera", daemon=True).start()
 
-        def probe() -> None:  # opening a camera can take seconds: not on the UI thread
-            try:
-                source = camera.open()
-            except CaptureError as exc:
-                log.warning("%s", exc)
-                post_notice(tr("No camera found: enter dice and cards by touch. "
+    def _read_dice(self, camera, session: Session, app) -> None:
+        """Read the dice on still frames; at a roll, offer the outcomes they fit for the players to
+        confirm. Cards are entered by touch (their readings are not reconciled yet)."""
+        from vision.capture import CaptureError
+        from vision.dice import DiceReader, DiceReaderError
+        from vision.stillness import StableReader
+
+        try:
+            source = camera.open()
+        except CaptureError as exc:
+            log.warning("%s", exc)
+            app.post_notice(tr("No camera found: enter dice and cards by touch. "
                                "`table-assistant doctor` says what is missing."))
-                return
-            log.info("camera ready: %s", source.name)
-
-        threading.Thread(target=probe, name="camera-probe", daemon=True).start()
+            return
+        try:
+            reader = DiceReader.from_settings(self.settings.section("vision.dice"), self.settings["app.state_dir"])
+        except (DiceReaderError, OSError, ValueError) as exc:
+            log.warning("dice reader: %s", exc)
+            app.post_notice(tr("The camera works but cannot read dice ({reason}): enter them by touch.",
+                               reason=str(exc)))
+            return
+        log.info("camera ready: %s", source.name)
+        stable = StableReader.from_settings(reader.read, self.settings.section("vision.stillness"))
+        for frame in camera.frames():
+            reading = stable.update(frame.image)
+            state = session.view.state  # an immutable snapshot: safe to read from this thread
+            if reading and state is not None and state.is_chance_node():
+                candidates = rank_dice(state, [die.faces for die in reading])
+                app.post(lambda read_in=state, found=candidates: session.suggest(read_in, found))
 
     def _feedback(self, view: ViewState) -> None:
         """Lights, buzzer and panel follow the game: turn changes, refused moves, scores."""

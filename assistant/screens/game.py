@@ -30,6 +30,7 @@ class GameScreen(Screen):
     turn_text = StringProperty("")
     side_title = StringProperty("")
     choice_rows = ListProperty([])
+    suggestion_rows = ListProperty([])
     seat_rows = ListProperty([])
     chance_mode = BooleanProperty(False)
     why_mode = BooleanProperty(False)
@@ -60,6 +61,9 @@ class GameScreen(Screen):
         self.choice_rows = [self._choice_row(view, i, c) for i, c in enumerate(view.choices) if self.visible(c)]
         self.side_title = app.tr("Why not? Tap the move you mean") if self.why_mode else (
             app.tr("Enter what the table shows") if self.chance_mode else app.tr("Legal moves, best first"))
+        self.suggestion_rows = [
+            {"text": app.tr("{move} ({percent}%)", move=self.t(self.label(c.action)), percent=round(c.probability * 100)),
+             "index": i, "screen": self} for i, c in enumerate(view.suggestions)]
         self.ranking_rows = self._ranking(view) if self.over else []
         self.board.update(view)
         self.picker.update(view)
@@ -158,6 +162,16 @@ class GameScreen(Screen):
 def seat_row(seat, index: int, view: ViewState) -> dict:
     return {"name": seat.name, "score": number(seat.score), "rgba": palette.colour(seat.colour),
             "ink": palette.ink(seat.colour), "active": seat.to_play}
+
+
+class SuggestionButton(TouchButton):
+    """An outcome the camera read: a touch confirms it."""
+
+    index = NumericProperty(0)
+    screen = ObjectProperty(None, allownone=True)
+
+    def on_release(self):
+        self.screen.attempt(self.screen.view.suggestions[self.index].action)
 
 
 class GenericBoard(BoxLayout):

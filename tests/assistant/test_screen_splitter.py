@@ -4,6 +4,7 @@ import random
 
 import pytest
 
+from assistant.reconcile import rank_dice
 from assistant.session import Session
 from assistant.store import Store
 from engine.splitter import Place, Roll
@@ -63,3 +64,19 @@ def test_a_turn_by_touch_then_the_final_table(ui, session):
     assert [int(row[-1]) for row in rows[1:]] == [view.state.breakdown(s).total for s in (0, 1)]
     assert [int(s) for s in view.outcome.scores] == [int(row[-1]) for row in rows[1:]]
     ui.shot("splitter-game-over")
+
+
+def test_a_camera_reading_is_offered_and_played_only_when_confirmed(ui, session):
+    state = session.view.state
+    seen = [{"6": 0.9, "5": 0.1}, {"2": 0.8, "3": 0.2}]  # two dice read by the camera
+    session.suggest(state, rank_dice(state, seen))
+    assert session.view.moves == 0  # offered, not played
+    first = ui.one("SuggestionButton", index=0)
+    assert first.text.startswith("rolled 2 and 6 (")
+    ui.assert_touch_targets()
+    ui.shot("splitter-camera-suggestion")
+    ui.tap(first)
+    view = session.view
+    assert view.last == str(Roll(2, 6)) and view.suggestions == ()
+    session.suggest(state, rank_dice(state, seen))  # a reading of a position already left
+    assert session.view.suggestions == ()
