@@ -168,20 +168,18 @@ class Devices:
         from vision.stillness import StableReader
 
         try:
-            source = camera.open()
-        except CaptureError as exc:
+            log.info("camera ready: %s", camera.open().name)
+        except CaptureError as exc:  # said once; camera.frames() below keeps trying, with growing waits
             log.warning("%s", exc)
             app.post_notice(tr("No camera found: enter dice and cards by touch. "
                                "`table-assistant doctor` says what is missing."))
-            return
         try:
             reader = DiceReader.from_settings(self.settings.section("vision.dice"), self.settings["app.state_dir"])
         except (DiceReaderError, OSError, ValueError) as exc:
             log.warning("dice reader: %s", exc)
-            app.post_notice(tr("The camera works but cannot read dice ({reason}): enter them by touch.",
+            app.post_notice(tr("The dice reader is not available ({reason}): enter dice by touch.",
                                reason=str(exc)))
             return
-        log.info("camera ready: %s", source.name)
         stable = StableReader.from_settings(reader.read, self.settings.section("vision.stillness"))
         for frame in camera.frames():
             reading = stable.update(frame.image)

@@ -1,0 +1,59 @@
+"""The kiosk's devices are optional: each one missing is said once and the touch entry stays."""
+import threading
+
+import pytest
+
+from assistant import settings as settings_mod
+from assistant.commands.run import Devices
+from assistant.session import Session
+from assistant.store import IN_MEMORY, Store
+
+
+class FakeApp:
+    """Stands in for TableApp's thread hand-over (there is no UI loop here)."""
+
+    def __init__(self):
+        self.notices = []
+        self.arrived = threading.Event()
+
+    def post_intent(self, intent):
+        raise AssertionError("no device should send intents here")
+
+    def post_notice(self, text):
+        self.notices.append(text)
+        self.arrived.set()
+
+    def post(self, function):
+        function()
+
+
+def devices_with(tmp_path, monkeypatch, **overrides):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    settings = settings_mod.load(overrides={"gpio.enabled": "false", "watchdog.enabled": "false", **overrides})
+    return Devices(settings)
+
+
+def test_camera_off_is_said_once_on_the_screen(tmp_path, monkeypatch):
+    session = Session(Store(IN_MEMORY))
+    devices = devices_with(tmp_path, monkeypatch, **{"camera.source": "none"})
+    app = FakeApp()
+    devices.start(session, app)
+    devices.close()
+    assert session.view.notices == ('Camera off (camera.source = "none"): enter dice and cards by touch.',)
+    assert app.notices == []
+
+
+def test_a_missing_camera_is_said_once_and_nothing_else_stops(tmp_path, monkeypatch):
+    session = Session(Store(IN_MEMORY))
+    devices = devices_with(tmp_path, monkeypatch, **{"camera.source": "v4l2",
+                                                     "camera.device": str(tmp_path / "no-such-camera")})
+    app = FakeApp()
+    devices.start(session, app)
+    try:
+        assert app.arrived.wait(30), "the missing camera was never reported"
+    finally:
+        devices.close()
+    assert str(app.notices[0]) == (
+        "No camera found: enter dice and cards by touch. `table-assistant doctor` says what is missing.")
+    # then, at most, that the dice reader cannot be loaded either (its networks are optional)
+    assert all(str(n).startswith("The dice reader is not available") for n in app.notices[1:])
