@@ -171,7 +171,7 @@ class Session:
         except (StoreError, MatchFileError) as exc:
             return self._say(tr("that game cannot be reopened: {reason}", reason=str(exc)), ERROR)
         return self._enter(match, record.id, Message(
-            tr("game resumed after {moves} moves", moves=len(record.lines))))
+            tr("game resumed at move {moves}", moves=len(record.lines))))
 
     def leave(self) -> ViewState:
         """Back to the home screen; an unfinished match stays stored and can be resumed."""

@@ -1,6 +1,7 @@
 """Widgets every screen shares; their looks are in kv/common.kv."""
 from __future__ import annotations
 
+from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Ellipse, Line
 from kivy.properties import (BooleanProperty, ColorProperty, ListProperty, NumericProperty, ObjectProperty,
                              StringProperty)
@@ -50,10 +51,25 @@ class HidesTouches:
 
 
 class TouchButton(HidesTouches, ButtonBehavior, Label):
-    """A button at least 48 px each way (scaled), with a flat rounded background."""
+    """A button at least 48 px each way (scaled), with a flat rounded background. A label too
+    wide for the button (longer words in another language) is set smaller, never cut."""
 
     bg = ColorProperty(palette.RAISED)
     selected = BooleanProperty(False)
+    wanted = NumericProperty(20)  # the font size asked for; ``font_size`` is it, or what fits
+    MIN_FONT = 11
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.bind(wanted=self._fit, width=self._fit, text=self._fit, padding=self._fit, bold=self._fit)
+        self._fit()
+
+    def _fit(self, *_):
+        room = self.width - 2 * self.padding[0]
+        if room <= 0:
+            return
+        natural = CoreLabel(font_size=self.wanted, bold=self.bold, font_name=self.font_name).get_extents(self.text)[0]
+        self.font_size = self.wanted if natural <= room else max(self.MIN_FONT, self.wanted * room / natural)
 
 
 class Hideable(HidesTouches, BoxLayout):
