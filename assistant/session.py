@@ -381,7 +381,11 @@ class Session:
         if to_play in (TERMINAL, CHANCE) or not self.advice_enabled or self._advise is None:
             return []
         if self._worker is None:
-            return self._advise(state)
+            try:
+                return self._advise(state)
+            except Exception:  # an advisor bug must not stop the game: the moves stay listed
+                log.exception("advice failed")
+                return []
         self._worker.submit(lambda: self._advise(state), lambda advice: self._advised(state, advice))
         return None
 

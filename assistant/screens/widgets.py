@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from kivy.core.text import Label as CoreLabel
-from kivy.graphics import Color, Ellipse, Line
+from kivy.graphics import Color, Ellipse, Line, Rectangle
 from kivy.properties import (BooleanProperty, ColorProperty, ListProperty, NumericProperty, ObjectProperty,
                              StringProperty)
 from kivy.uix.behaviors import ButtonBehavior
@@ -189,6 +189,8 @@ class Chart(Widget):
                 Color(*palette.BAD)
                 Line(points=[*at(-1, self.limit), *at(rounds - 1, self.limit)], width=1, dash_length=6,
                      dash_offset=4)
+                self._text(str(self.limit), at(-1, self.limit), palette.BAD)
+            self._text(str(low), at(-1, low), palette.DIM)
             for rgba, points in self.series:
                 Color(*rgba)
                 line = [coordinate for i, v in enumerate([0, *points]) for coordinate in at(i - 1, v)]
@@ -196,3 +198,10 @@ class Chart(Widget):
                 for i, v in enumerate(points):
                     x, y = at(i, v)
                     Ellipse(pos=(x - 4, y - 4), size=(8, 8))
+
+    def _text(self, text: str, where: tuple[float, float], rgba) -> None:
+        """A small figure drawn on the chart, just above ``where`` (the axis values)."""
+        label = CoreLabel(text=text, font_size=max(10, self.height / 14))
+        label.refresh()
+        Color(*rgba)
+        Rectangle(texture=label.texture, pos=(where[0] + 2, where[1] + 2), size=label.texture.size)
