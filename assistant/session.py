@@ -193,10 +193,6 @@ class Session:
             return self._view
         return self._refresh(Message(tr("{name} is saved", name=player.name)))
 
-    def remove_player(self, name: str) -> ViewState:
-        if self._write(lambda: self.store.remove_player(name)) is None:
-            return self._view
-        return self._refresh(None)
 
     # --- playing -------------------------------------------------------------------------------
 
@@ -301,9 +297,6 @@ class Session:
     def tell(self, text: Text | str, kind: str = INFO) -> ViewState:
         """Show a message from a screen (e.g. what a touch cannot mean now)."""
         return self._say(text, kind)
-
-    def clear_message(self) -> ViewState:
-        return self._publish(replace(self._view, revision=self._view.revision + 1, message=None))
 
     # --- internals -------------------------------------------------------------------------------
 

@@ -188,10 +188,6 @@ class Store:
             "SELECT name, colour FROM players ORDER BY last_played IS NULL, last_played DESC, name")
         return tuple(Player(name, colour) for name, colour in rows)
 
-    def remove_player(self, name: str) -> None:
-        with self._transaction():
-            self._db.execute("DELETE FROM players WHERE name = ?", (name,))
-
     # --- matches -------------------------------------------------------------------------------
 
     def start_match(self, game: str, options: dict[str, Any], players: Sequence[Player]) -> int:

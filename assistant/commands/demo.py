@@ -26,7 +26,8 @@ PAUSE_STEPS = 4       # steps the final ranking stays up before the next game
 def add_parser(sub) -> None:
     parser = sub.add_parser("demo", help="play a simulated table: see the app work without a camera")
     parser.add_argument("--game", choices=registry.game_ids(), help="only this game (default: each in turn)")
-    parser.add_argument("--players", type=int, help="number of simulated players (default: 3, within the game's limits)")
+    parser.add_argument("--players", type=int,
+                        help="number of simulated players (default: 3, within the game's limits)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the simulated dice, cards and players")
     parser.add_argument("--step", type=float, help="seconds between two moves (default: setting ui.demo_step_s)")
     parser.add_argument("--text", action="store_true", help="play in the terminal, without a window")

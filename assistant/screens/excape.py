@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from kivy.app import App
 from kivy.graphics import Color, Ellipse
-from kivy.properties import BooleanProperty, ColorProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.properties import (BooleanProperty, ColorProperty, ListProperty, NumericProperty, ObjectProperty,
+                             StringProperty)
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
@@ -41,10 +42,11 @@ class TrackSpace(Label):
         step = (self.height - 18 - size) / max(len(self.pawns) - 1, 1)
         with self.canvas.after:
             for i, rgba in enumerate(self.pawns):
-                Color(0, 0, 0, 0.6)
-                Ellipse(pos=(self.center_x - size / 2 - 1, self.top - 2 - size - i * step - 1), size=(size + 2, size + 2))
+                x, y = self.center_x - size / 2, self.top - 2 - size - i * step
+                Color(0, 0, 0, 0.6)  # a dark rim keeps pawns apart from each other and the space
+                Ellipse(pos=(x - 1, y - 1), size=(size + 2, size + 2))
                 Color(*rgba)
-                Ellipse(pos=(self.center_x - size / 2, self.top - 2 - size - i * step), size=(size, size))
+                Ellipse(pos=(x, y), size=(size, size))
 
 
 class Chip(Label):
@@ -124,7 +126,8 @@ class ExcapeBoard(BoxLayout):
         app = App.get_running_app()
         state = view.state
         seat = view.seats[state.seat]
-        self.roller, self.roller_rgba, self.roller_ink = seat.name, palette.colour(seat.colour), palette.ink(seat.colour)
+        self.roller = seat.name
+        self.roller_rgba, self.roller_ink = palette.colour(seat.colour), palette.ink(seat.colour)
         self.dice = state.roll.faces() if state.roll is not None else []
         lines = []
         if state.phase == DECIDE:

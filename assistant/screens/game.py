@@ -62,8 +62,9 @@ class GameScreen(Screen):
         self.side_title = app.tr("Why not? Tap the move you mean") if self.why_mode else (
             app.tr("Enter what the table shows") if self.chance_mode else app.tr("Legal moves, best first"))
         self.suggestion_rows = [
-            {"text": app.tr("{move} ({percent}%)", move=self.t(self.label(c.action)), percent=round(c.probability * 100)),
-             "index": i, "screen": self} for i, c in enumerate(view.suggestions)]
+            {"text": app.tr("{move} ({percent}%)", move=self.t(self.label(c.action)),
+                            percent=round(c.probability * 100)), "index": i, "screen": self}
+            for i, c in enumerate(view.suggestions)]
         self.ranking_rows = self._ranking(view) if self.over else []
         self.board.update(view)
         self.picker.update(view)

@@ -231,8 +231,8 @@ class HiloScreen(GameScreen):
         possible = {(action.colour, action.value) for action, _ in view.chance}
         kinds = [(name, initial, palette.colour(name), palette.ink(name), any(c == name for c, _ in possible))
                  for name, initial in zip(palette_.names, palette_.initials)]
-        self.picker.configure(kinds, lambda colour: [(v, (colour, v) in possible) for v in range(MIN_VALUE, MAX_VALUE + 1)],
-                              Seen)
+        values = range(MIN_VALUE, MAX_VALUE + 1)
+        self.picker.configure(kinds, lambda colour: [(v, (colour, v) in possible) for v in values], Seen)
 
     def show_scores(self) -> None:
         self.scores.title = App.get_running_app().tr("Scores by round (* ended the round)")

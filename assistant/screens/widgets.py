@@ -151,9 +151,9 @@ class Table(GridLayout):
         for r, row in enumerate(self.rows_data):
             for c, text in enumerate(row):
                 colour = self.colours[c] if c < len(self.colours) and self.colours[c] else palette.TEXT
-                self.add_widget(Label(text=str(text), font_size=self.font_size, bold=r == 0 or (self.totals_row and r == len(self.rows_data) - 1),
-                                      color=colour if r == 0 else palette.TEXT, shorten=True,
-                                      text_size=(None, None)))
+                bold = r == 0 or (self.totals_row and r == len(self.rows_data) - 1)
+                self.add_widget(Label(text=str(text), font_size=self.font_size, bold=bold,
+                                      color=colour if r == 0 else palette.TEXT))
 
 
 class Chart(Widget):

@@ -1,8 +1,6 @@
 """The kiosk's devices are optional: each one missing is said once and the touch entry stays."""
 import threading
 
-import pytest
-
 from assistant import settings as settings_mod
 from assistant.commands.run import Devices
 from assistant.session import Session

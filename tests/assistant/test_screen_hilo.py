@@ -6,7 +6,7 @@ import pytest
 
 from assistant.session import Session
 from assistant.store import Store
-from engine.hilo import Flip, Reveal, Seen
+from engine.hilo import Flip, Reveal
 from engine.hilo import phases as ph
 from engine.hilo.cards import card_id
 
