@@ -311,14 +311,15 @@ def _select(q: np.ndarray, overlap: float, best_only: bool) -> list[int]:
     touching = np.all((lo[:, None] < hi[None]) & (lo[None] < hi[:, None]), axis=2)
     for i, j in zip(*np.nonzero(np.triu(touching, 1))):
         inter[i, j] = inter[j, i] = cv2.intersectConvexConvex(q[i], q[j])[0]
+    # A quad is two touching cards when it is about twice a typical card's size and holds two
+    # separate card-sized quads (halves of one card are smaller than a typical card).
+    typical = float(np.median(areas)) if n else 0.0
+    card_sized = (areas > 0.5 * typical) & (areas < 1.5 * typical)
     composite = set()
-    for i in range(n):
-        inside = [j for j in range(n) if j != i and 0.06 * areas[i] < areas[j] < 0.8 * areas[i]
-                  and inter[i, j] > 0.8 * areas[j]]
-        # Two similar, separate quads inside this one: it is a group of cards.
-        if any(inter[a, b] < 0.2 * min(areas[a], areas[b]) and 0.5 < areas[a] / areas[b] < 2
-               for k, a in enumerate(inside) for b in inside[k + 1:]):
-            composite.add(i)
+    for i in np.nonzero(areas >= 1.6 * typical)[0]:
+        inside = [j for j in np.nonzero(card_sized)[0] if inter[i, j] > 0.8 * areas[j]]
+        if any(inter[a, b] < 0.2 * min(areas[a], areas[b]) for k, a in enumerate(inside) for b in inside[k + 1:]):
+            composite.add(int(i))
     chosen: list[int] = []
     for i in range(n):
         if i not in composite and (not best_only or all(

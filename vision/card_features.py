@@ -14,6 +14,7 @@ CARD_SIZE = (96, 144)         # width, height of a rectified card, pixels
 _RIM = 3                      # pixels of the half-size face's border left out of its colour
 _CELL, _BINS = 8, 9           # histogram of oriented gradients: 8x8-pixel cells, 9 directions
 _GLYPH = (32, 40)             # the central glyph is scaled into a box this size
+_INDEX = (24, 48)             # the corner where a playing card prints its index (width, height)
 
 
 def portrait(corners: np.ndarray, lengths: np.ndarray | None = None) -> np.ndarray:
@@ -67,20 +68,48 @@ def _tall(faces: np.ndarray) -> np.ndarray:
     return faces.reshape(n * h, w, c)
 
 
+SHAPE_PARTS = ("glyph", "index", "whole")
+
+
 def shape_features(faces: np.ndarray) -> np.ndarray:
-    """What the printed value looks like, whatever its colour. One row per face: gradient
-    histograms of the card's central glyph (cut out, centred and scaled to a fixed box, so
-    imprecise corners do not move it) and, at half weight, of the whole card's "ink" (layout,
-    pictures, corner indices). Ink is strong colour or darkness, whatever the hue."""
+    """What the printed value looks like, whatever its colour. One row per face, three parts
+    (SHAPE_PARTS, each of unit length; :func:`part_slices` tells where each is):
+
+    - ``glyph``: gradient histograms of the ink in the middle of the card, cut out, centred and
+      scaled to a fixed box (a large printed value, the central pips or picture), so imprecise
+      corners do not move it;
+    - ``index``: the two corners where playing cards print their index, added so that a card
+      upside down gives the same;
+    - ``whole``: the whole card at half resolution, softened (layout, pictures, back pattern).
+
+    Ink is strong colour or darkness, whatever the hue; which parts matter depends on the deck,
+    and enrolment weighs them (see card_model).
+    """
     n, h, w, _ = faces.shape
     hsv = cv2.cvtColor(_tall(faces), cv2.COLOR_BGR2HSV)
     ink = cv2.max(hsv[..., 1], cv2.bitwise_not(hsv[..., 2]))
-    glyphs = _hog(np.stack([_glyph(i) for i in ink.reshape(n, h, w)]))
+    cards = ink.reshape(n, h, w)
+    glyphs = _hog(np.stack([_glyph(i) for i in cards]))
+    iw, ih = _INDEX
+    corners = np.concatenate([cards[:, :ih, :iw], cards[:, h - ih:, w - iw:][:, ::-1, ::-1]]).astype(np.float32)
+    index = _hog(corners)
+    index = index[:n] + index[n:]
     # Soften fine print (back patterns, paper texture) that sharp and blurred photos show
     # differently; the layout of the card is far coarser.
     half = cv2.resize(cv2.GaussianBlur(ink, (0, 0), 1.2), (w // 2, n * h // 2), interpolation=cv2.INTER_AREA)
     whole = _hog(half.reshape(n, h // 2, w // 2).astype(np.float32))
-    return np.concatenate([_unit(glyphs), 0.5 * _unit(whole)], axis=1)
+    return np.concatenate([_unit(glyphs), _unit(index), _unit(whole)], axis=1)
+
+
+def part_slices() -> list[slice]:
+    """Where each of SHAPE_PARTS lies in a row of :func:`shape_features`."""
+    sizes = [_hog_size(_GLYPH), _hog_size(_INDEX), _hog_size((CARD_SIZE[0] // 2, CARD_SIZE[1] // 2))]
+    ends = np.cumsum(sizes)
+    return [slice(int(e - s), int(e)) for s, e in zip(sizes, ends)]
+
+
+def _hog_size(size: tuple[int, int]) -> int:
+    return (size[0] // _CELL - 1) * (size[1] // _CELL - 1) * 4 * _BINS
 
 
 def _unit(f: np.ndarray) -> np.ndarray:
@@ -144,8 +173,10 @@ def _hog(images: np.ndarray) -> np.ndarray:
 
 
 def colour_features(faces: np.ndarray) -> np.ndarray:
-    """Lightness and the two opponent colours (CIE Lab) of each card's most colourful pixels,
-    after white-balancing on its brightest pixels (its paper): n x (L, a, b), each about -1..1."""
+    """The hue (as a direction: cosine, sine), lightness and colourfulness of each card's most
+    colourful pixels (CIE Lab), after white-balancing on its brightest pixels (its paper):
+    n x 4, each about -1..1. Glare and dim light change lightness and colourfulness far more
+    than hue, and the classifier learns how much each varies."""
     n, h, w, _ = faces.shape
     small = cv2.resize(_tall(faces), (w // 2, n * h // 2), interpolation=cv2.INTER_AREA)
     pixels = small.reshape(n, h // 2, w // 2, 3)[:, _RIM:-_RIM, _RIM:-_RIM].reshape(n, -1, 3)
@@ -156,5 +187,6 @@ def colour_features(faces: np.ndarray) -> np.ndarray:
     lab[..., 1:] -= 128
     chroma = np.abs(lab[..., 1]) + np.abs(lab[..., 2])
     vivid = np.argpartition(chroma, int(k * 0.6), axis=1)[:, int(k * 0.6):]   # the top 40 %
-    mean = np.take_along_axis(lab, vivid[..., None], axis=1).mean(axis=1)
-    return (mean / np.array([127.5, 100, 100], np.float32) - np.array([1, 0, 0], np.float32)).astype(np.float32)
+    lightness, a, b = np.take_along_axis(lab, vivid[..., None], axis=1).mean(axis=1).T
+    hue = np.arctan2(b, a)
+    return np.stack([np.cos(hue), np.sin(hue), lightness / 127.5 - 1, np.hypot(a, b) / 100], axis=1).astype(np.float32)

@@ -18,7 +18,8 @@ import numpy as np
 from engine.table import FACE_DOWN
 
 NOT_A_CARD = "not-a-card"
-FORMAT = 1
+FACE_UP = "face-up"
+FORMAT = 3
 
 
 class EnrolmentError(ValueError):
@@ -35,15 +36,22 @@ def split_label(label: str) -> tuple[str | None, str]:
     raise EnrolmentError(f"card label {label!r}: expected '<colour> <value>' or a single word")
 
 
+# Candidate weights of the shape parts (glyph, index, whole: see card_features.shape_features).
+# A Hilo-like deck is told apart by its big central value, a playing card by its corner index.
+PART_WEIGHTS = ((1.0, 0.0, 0.5), (0.0, 1.0, 0.5), (1.0, 1.0, 0.5), (0.5, 1.0, 0.5), (1.0, 0.5, 0.5))
+
+
 @dataclass
 class Neighbours:
-    """Nearest enrolled examples by cosine similarity, in a principal-component subspace.
+    """Nearest enrolled examples by cosine similarity, in a principal-component subspace of the
+    weighted features.
 
     The probability of a class follows its best example's similarity: ``exp(sim / temperature)``
     normalised over the classes. Few-shot friendly: every photographed card counts as itself.
     """
 
     classes: tuple[str, ...]
+    weights: np.ndarray     # d: each feature's weight
     mean: np.ndarray        # d
     basis: np.ndarray       # d x k
     examples: np.ndarray    # n x k, unit rows
@@ -53,7 +61,8 @@ class Neighbours:
     def _project(self, x: np.ndarray) -> np.ndarray:
         # einsum, not BLAS: these products are small, and a threaded BLAS only adds overhead on
         # a busy single-board computer.
-        z = np.einsum("nd,dk->nk", (np.atleast_2d(x) - self.mean).astype(np.float32), self.basis)
+        z = np.einsum("nd,dk->nk", (_unit(np.atleast_2d(x) * self.weights) - self.mean).astype(np.float32),
+                      self.basis)
         return z / (np.linalg.norm(z, axis=1, keepdims=True) + 1e-9)
 
     def proba(self, x: np.ndarray) -> np.ndarray:
@@ -66,16 +75,78 @@ class Neighbours:
         return e / e.sum(axis=1, keepdims=True)
 
     @classmethod
-    def fit(cls, x: np.ndarray, labels: Sequence[str], components: int = 96) -> "Neighbours":
+    def fit(cls, x: np.ndarray, labels: Sequence[str], groups: Sequence[int], parts: Sequence[slice],
+            part_weights: Sequence[float] | None = None, components: int = 96) -> "Neighbours":
+        """Learn from examples; ``groups`` ties together the examples made from one photographed
+        card, ``parts`` are the feature parts, weighed by ``part_weights`` or, by default, as
+        :func:`choose_weights` finds best."""
         classes = tuple(sorted(set(labels)))
-        mean = x.mean(axis=0)
-        # Principal directions from the SVD of the centred examples (deterministic).
-        _, _, vt = np.linalg.svd(x - mean, full_matrices=False)
-        basis = vt[:min(components, len(vt))].T.astype(np.float32)
-        model = cls(classes, mean.astype(np.float32), basis, np.zeros((0, basis.shape[1]), np.float32),
-                    np.array([classes.index(v) for v in labels], np.int32))
+        y = np.array([classes.index(v) for v in labels], np.int32)
+        if part_weights is None:
+            part_weights = choose_weights(x, y, np.asarray(groups), parts)
+        weights = np.zeros(x.shape[1], np.float32)
+        for part, w in zip(parts, part_weights):
+            weights[part] = w
+        xw = _unit(x * weights).astype(np.float32)
+        mean = xw.mean(axis=0)
+        basis = principal_directions(xw - mean, components)
+        model = cls(classes, weights.astype(np.float32), mean.astype(np.float32), basis,
+                    np.zeros((0, basis.shape[1]), np.float32), y)
         model.examples = model._project(x).astype(np.float32)
         return model
+
+
+def principal_directions(x: np.ndarray, k: int, iterations: int = 3) -> np.ndarray:
+    """The ``k`` main directions of the (centred) rows of ``x``, as columns (d x k).
+
+    A seeded randomised range finder: only matrix products and eigen-decompositions of small
+    (k + 8)-square matrices, which stay fast where a threaded LAPACK on a large matrix is not.
+    """
+    k = min(k, *x.shape)
+    rng = np.random.default_rng(0)
+    y = x @ rng.standard_normal((x.shape[1], k + 8)).astype(np.float32)
+    for _ in range(iterations):
+        y = x @ (x.T @ _orthonormal(y))
+    q = _orthonormal(y)                                     # n x (k + 8), spans the main rows
+    b = q.T @ x                                             # (k + 8) x d
+    values, vectors = np.linalg.eigh(b @ b.T)
+    top = np.argsort(values)[::-1][:k]
+    return (b.T @ vectors[:, top] / np.sqrt(np.maximum(values[top], 1e-12))).astype(np.float32)
+
+
+def _orthonormal(y: np.ndarray) -> np.ndarray:
+    """Orthonormal columns spanning ``y``'s (through the eigen-decomposition of the small y'y)."""
+    values, vectors = np.linalg.eigh(y.T @ y)
+    keep = values > values.max() * 1e-6
+    return y @ (vectors[:, keep] / np.sqrt(values[keep]))
+
+
+def choose_weights(x: np.ndarray, y: np.ndarray, groups: np.ndarray, parts: Sequence[slice]) -> tuple:
+    """The PART_WEIGHTS that best recognise each enrolled card from the *other* cards (nearest
+    neighbour, leaving out every example made from the same card)."""
+    same = groups[:, None] == groups[None, :]
+    x = x.astype(np.float32)
+    # Each part has unit length (or is zero), so the similarity of any weighting follows from
+    # the parts' own similarities and squared lengths.
+    grams = [x[:, p] @ x[:, p].T for p in parts]
+    lengths = [np.sum(x[:, p] ** 2, axis=1) for p in parts]
+    best, best_score = None, -1.0
+    for candidate in PART_WEIGHTS:
+        sims = sum(w * w * g for w, g in zip(candidate, grams))
+        norm = np.sqrt(sum(w * w * n for w, n in zip(candidate, lengths))) + 1e-9
+        sims = sims / norm[:, None] / norm[None, :]
+        sims[same] = -2.0
+        score = float(np.mean(y[sims.argmax(axis=1)] == y))
+        if score > best_score:
+            best, best_score = candidate, score
+    return best
+
+
+_NEIGHBOUR_ARRAYS = ("weights", "mean", "basis", "examples", "example_class")
+
+
+def _unit(x: np.ndarray) -> np.ndarray:
+    return x / (np.linalg.norm(x, axis=1, keepdims=True) + 1e-9)
 
 
 @dataclass
@@ -96,7 +167,9 @@ class Gaussians:
         return e / e.sum(axis=1, keepdims=True)
 
     @classmethod
-    def fit(cls, x: np.ndarray, labels: Sequence[str], floor: float = 0.03) -> "Gaussians":
+    def fit(cls, x: np.ndarray, labels: Sequence[str], floor: Sequence[float] = (0.08, 0.08, 0.2, 0.2)) -> "Gaussians":
+        """``floor``: the least spread kept in each feature, as few cards of a colour are shown
+        (hue directions are steadier than lightness and colourfulness)."""
         classes = tuple(sorted(set(labels)))
         labels = np.asarray(labels)
         means, inverse, log_det = [], [], []
@@ -104,8 +177,7 @@ class Gaussians:
             xc = x[labels == c]
             mu = xc.mean(axis=0)
             cov = np.cov(xc.T) if len(xc) > 2 else np.zeros((x.shape[1], x.shape[1]))
-            # Few samples per colour: keep every direction at least `floor` wide.
-            cov = np.atleast_2d(cov) + np.eye(x.shape[1]) * floor ** 2
+            cov = np.atleast_2d(cov) + np.diag(np.asarray(floor, np.float64) ** 2)
             means.append(mu)
             inverse.append(np.linalg.inv(cov))
             log_det.append(np.linalg.slogdet(cov)[1])
@@ -115,10 +187,12 @@ class Gaussians:
 
 @dataclass
 class CardModel:
-    """A deck's enrolment: the value classifier, the colour classifier (None when the labels have
-    no colour) and how many cards of each it was learnt from."""
+    """A deck's enrolment: the value classifier (which also knows backs and non-cards), the back
+    classifier (None when no back was shown), the colour classifier (None when the labels have no
+    colour) and how many cards of each it was learnt from."""
 
     values: Neighbours
+    backs: Neighbours | None
     colours: Gaussians | None
     counts: dict[str, int]
 
@@ -126,15 +200,18 @@ class CardModel:
         return tuple(c for c in self.values.classes if c not in (FACE_DOWN, NOT_A_CARD))
 
     def knows_backs(self) -> bool:
-        return FACE_DOWN in self.values.classes
+        return self.backs is not None
 
     def save(self, path: str | Path) -> None:
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        arrays = {f"values_{k}": getattr(self.values, k) for k in ("mean", "basis", "examples", "example_class")}
-        meta = {"format": FORMAT, "value_classes": self.values.classes, "counts": self.counts,
-                "temperature": self.values.temperature,
-                "colour_classes": self.colours.classes if self.colours else None}
+        arrays = {}
+        meta = {"format": FORMAT, "counts": self.counts}
+        for name, model in (("values", self.values), ("backs", self.backs)):
+            if model is not None:
+                arrays.update({f"{name}_{k}": getattr(model, k) for k in _NEIGHBOUR_ARRAYS})
+                meta[name] = {"classes": model.classes, "temperature": model.temperature}
+        meta["colour_classes"] = self.colours.classes if self.colours else None
         if self.colours:
             arrays.update({f"colours_{k}": getattr(self.colours, k) for k in ("means", "inverse", "log_det")})
         tmp = path.with_name(path.name + ".tmp")
@@ -151,31 +228,34 @@ class CardModel:
                 if meta.get("format") != FORMAT:
                     raise EnrolmentError(f"{path}: enrolment format {meta.get('format')}, expected {FORMAT}; "
                                          "enrol the deck again")
-                values = Neighbours(tuple(meta["value_classes"]),
-                                    *(data[f"values_{k}"] for k in ("mean", "basis", "examples", "example_class")),
-                                    temperature=float(meta["temperature"]))
+                values, backs = (
+                    Neighbours(tuple(meta[name]["classes"]), *(data[f"{name}_{k}"] for k in _NEIGHBOUR_ARRAYS),
+                               temperature=float(meta[name]["temperature"])) if name in meta else None
+                    for name in ("values", "backs"))
                 colours = None
                 if meta.get("colour_classes"):
                     colours = Gaussians(tuple(meta["colour_classes"]),
                                         *(data[f"colours_{k}"] for k in ("means", "inverse", "log_det")))
-                model = cls(values, colours, {str(k): int(v) for k, v in meta["counts"].items()})
+                model = cls(values, backs, colours, {str(k): int(v) for k, v in meta["counts"].items()})
         except FileNotFoundError:
             raise EnrolmentError(f"{path}: no card enrolment; run `table-assistant calibrate cards` first") from None
         except (OSError, KeyError, ValueError, TypeError) as exc:
             if isinstance(exc, EnrolmentError):
                 raise
             raise EnrolmentError(f"{path}: not a readable card enrolment ({exc}); enrol the deck again") from None
-        v = model.values
-        if (v.basis.shape[0] != v.mean.size or v.examples.shape[1] != v.basis.shape[1]
-                or len(v.example_class) != len(v.examples)
-                or not np.all((0 <= v.example_class) & (v.example_class < len(v.classes)))):
-            raise EnrolmentError(f"{path}: inconsistent value classifier; enrol the deck again")
+        for v in filter(None, (model.values, model.backs)):
+            if (v.basis.shape[0] != v.mean.size or v.weights.size != v.mean.size
+                    or v.examples.shape[1] != v.basis.shape[1] or len(v.example_class) != len(v.examples)
+                    or not np.all((0 <= v.example_class) & (v.example_class < len(v.classes)))):
+                raise EnrolmentError(f"{path}: inconsistent classifier; enrol the deck again")
         return model
 
 
-def train(value_x: np.ndarray, value_labels: Sequence[str], colour_x: np.ndarray | None,
-          colour_labels: Sequence[str], counts: dict[str, int]) -> CardModel:
-    """Fit both classifiers; raises EnrolmentError when a classifier would have one class."""
+def train(value_x: np.ndarray, value_labels: Sequence[str], groups: Sequence[int], parts: Sequence[slice],
+          colour_x: np.ndarray | None, colour_labels: Sequence[str], counts: dict[str, int]) -> CardModel:
+    """Fit the classifiers; raises EnrolmentError when a classifier would have one class.
+    ``groups`` and ``parts``: see Neighbours.fit. Backs are told from faces by the whole card's
+    look alone (the last part): a back has no central value or index to read."""
     real = {v for v in value_labels if v not in (FACE_DOWN, NOT_A_CARD)}
     if len(real) < 2:
         raise EnrolmentError(f"enrolment needs at least two different values, got {sorted(real) or 'none'}")
@@ -184,4 +264,10 @@ def train(value_x: np.ndarray, value_labels: Sequence[str], colour_x: np.ndarray
         if len(set(colour_labels)) < 2:
             raise EnrolmentError(f"enrolment needs at least two colours, got {sorted(set(colour_labels))}")
         colours = Gaussians.fit(colour_x, colour_labels)
-    return CardModel(Neighbours.fit(value_x, value_labels), colours, counts)
+    backs = None
+    cards = np.array([v != NOT_A_CARD for v in value_labels])
+    if FACE_DOWN in value_labels:
+        sides = [FACE_DOWN if v == FACE_DOWN else FACE_UP for v, card in zip(value_labels, cards) if card]
+        backs = Neighbours.fit(value_x[cards], sides, np.asarray(groups)[cards], parts,
+                               part_weights=(0.0,) * (len(parts) - 1) + (1.0,), components=32)
+    return CardModel(Neighbours.fit(value_x, value_labels, groups, parts), backs, colours, counts)

@@ -22,7 +22,8 @@ import numpy as np
 from engine.table import FACE_DOWN, Card
 from vision import card_detect
 from vision.card_detect import DetectParams
-from vision.card_features import colour_features, half_turn, portrait, rectify, shape_features, soften
+from vision.card_features import (colour_features, half_turn, part_slices, portrait, rectify, shape_features,
+                                  soften)
 from vision.card_model import NOT_A_CARD, CardModel, EnrolmentError, split_label, train
 from vision.evaluate import Box, load_image, read_labels
 from vision.mat import MatLayout, MatPose
@@ -101,17 +102,23 @@ class CardReader:
         if not candidates:
             return []
         faces = rectify(frame, candidates)
-        values = self.model.values.proba(shape_features(faces))
+        features = shape_features(faces)
+        values = self.model.values.proba(features)
         classes = self.model.values.classes
         not_card = values[:, classes.index(NOT_A_CARD)] if NOT_A_CARD in classes else np.zeros(len(faces))
         certainty = 1 - not_card
         order = sorted(range(len(candidates)), key=lambda i: (-round(certainty[i], 1), -_area(candidates[i])))
         chosen = [order[k] for k in _non_overlapping([candidates[i] for i in order], self.params.detect.overlap)]
         chosen = [i for i in chosen if certainty[i] >= self.params.min_certainty]
-        colours = None
-        if self.model.colours is not None and chosen:
+        if not chosen:
+            return []
+        colours = backs = None
+        if self.model.colours is not None:
             colours = self.model.colours.proba(colour_features(faces[chosen]))
-        return [self._reading(candidates[i], values[i], certainty[i], None if colours is None else colours[k])
+        if self.model.backs is not None:
+            backs = self.model.backs.proba(features[chosen])[:, self.model.backs.classes.index(FACE_DOWN)]
+        return [self._reading(candidates[i], values[i], certainty[i], None if colours is None else colours[k],
+                              None if backs is None else backs[k])
                 for k, i in enumerate(chosen)]
 
     def _candidates(self, frame, pose, layout) -> list[np.ndarray]:
@@ -147,11 +154,10 @@ class CardReader:
                          min_area=card_share / r, max_area=card_share * r)
         return params, (w, h)
 
-    def _reading(self, corners, value_p, certainty, colour_p) -> CardReading:
+    def _reading(self, corners, value_p, certainty, colour_p, back_p) -> CardReading:
         classes = self.model.values.classes
         real = [i for i, c in enumerate(classes) if c not in (FACE_DOWN, NOT_A_CARD)]
-        card_p = max(certainty, 1e-9)
-        face_down = float(value_p[classes.index(FACE_DOWN)] / card_p) if FACE_DOWN in classes else 0.0
+        face_down = 0.0 if back_p is None else float(back_p)
         total = value_p[real].sum()
         values = {classes[i]: float(value_p[i] / total) for i in real}
         colours: dict[str, float] = {}
@@ -197,7 +203,7 @@ def enrol(photos: Iterable[tuple[np.ndarray, Sequence[Box]]], params: ReaderPara
     tolerant of imprecise corners; ``seed`` makes that repeatable."""
     rng = np.random.default_rng(seed)
     report = EnrolReport()
-    value_x, value_y, colour_x, colour_y = [], [], [], []
+    value_x, value_y, groups, colour_x, colour_y = [], [], [], [], []
     for image, boxes in photos:
         quads = [portrait(q.corners) for q in card_detect.find_quads(image, params.detect, select=False)]
         positives = []
@@ -217,6 +223,8 @@ def enrol(photos: Iterable[tuple[np.ndarray, Sequence[Box]]], params: ReaderPara
             faces = np.concatenate([faces, half_turn(faces)])
             value_x.extend(shape_features(faces))
             value_y.extend([value] * len(faces))
+            # One group per photographed card (1, 2, ...), one per non-card outline (-1, -2, ...).
+            groups.extend([sum(report.cards.values())] * len(faces))
             if colour is not None and value != FACE_DOWN:
                 colour_x.extend(colour_features(faces[:1]))
                 colour_y.append(colour)
@@ -224,11 +232,12 @@ def enrol(photos: Iterable[tuple[np.ndarray, Sequence[Box]]], params: ReaderPara
         if negatives:
             value_x.extend(shape_features(rectify(image, negatives)))
             value_y.extend([NOT_A_CARD] * len(negatives))
+            groups.extend(range(-report.negatives - len(negatives), -report.negatives))
             report.negatives += len(negatives)
     if not value_x:
         raise EnrolmentError("no labelled card was found in the enrolment photos")
-    model = train(np.array(value_x), value_y, np.array(colour_x) if colour_x else None, colour_y,
-                  dict(report.cards))
+    model = train(np.array(value_x), value_y, groups, part_slices(),
+                  np.array(colour_x) if colour_x else None, colour_y, dict(report.cards))
     return model, report
 
 

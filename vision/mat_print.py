@@ -86,8 +86,9 @@ def mat_drawing(layout: MatLayout, labels: Mapping[str, str] | None = None,
         shapes += _zone_outlines(zone, line, lw, radius)
         name = (labels or {}).get(zone.id, "")
         if name:
-            shapes.append(Label(zone.x, zone.y, name, min(text_mm, zone.h * 0.3), text,
-                                zone.rotation))
+            # Monospaced letters are about 1.05 times as wide as capitals are tall.
+            size = min(text_mm, zone.h * 0.3, 0.85 * zone.w / (1.05 * len(name)))
+            shapes.append(Label(zone.x, zone.y, name, size, text, zone.rotation))
     if footer:
         shapes.append(Label(width / 2, height - margin / 2, footer, margin * 0.5, (90, 90, 90)))
     return shapes

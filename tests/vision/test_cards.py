@@ -1,0 +1,133 @@
+"""The card reader on synthetic Hilo tables: enrolment from a few cards, then every card of a
+photographed table (perspective, uneven light, glare, blur, noise, JPEG) read with its colour and
+value, or as face down."""
+import numpy as np
+import pytest
+
+from assistant.commands.print_mat import mat_layout
+from engine.table import FACE_DOWN, Card
+from vision.card_model import CardModel, EnrolmentError
+from vision.cards import CardReader, CardReading, enrol
+from vision.evaluate import Box, Found, match
+from vision.mat import MatLocator
+from vision.synth.cards import HILO_COLOURS, HILO_VALUES, enrolment_tables, hilo_table
+
+
+def boxes(scene):
+    return [Box(*card.box(), label=card.label) for card in scene.cards]
+
+
+@pytest.fixture(scope="module")
+def enrolled():
+    scenes = enrolment_tables(mat_layout("hilo", "A2", 2), seed=0)
+    return enrol([(s.frame, boxes(s)) for s in scenes])
+
+
+@pytest.fixture(scope="module")
+def reader(enrolled):
+    return CardReader(enrolled[0])
+
+
+def read_and_match(reader, scene, layout, rotate=0):
+    frame = np.ascontiguousarray(np.rot90(scene.frame, rotate)) if rotate else scene.frame
+    pose = MatLocator(layout).locate(frame)
+    readings = reader.read(frame, pose, layout)
+    truth = boxes(scene) if not rotate else [Box(*_rotated_box(c.corners, scene.frame.shape, rotate), c.label)
+                                              for c in scene.cards]
+    pairs, extra = match([Found(*r.centre, r.label) for r in readings], truth)
+    return readings, pairs, extra, truth
+
+
+def _rotated_box(corners, shape, k):
+    h, w = shape[:2]
+    pts = corners.copy()
+    for _ in range(k):  # np.rot90 turns the image a quarter counter-clockwise: (x, y) -> (y, w - 1 - x)
+        pts = np.stack([pts[:, 1], w - 1 - pts[:, 0]], axis=1)
+        h, w = w, h
+    return (*pts.min(axis=0), *pts.max(axis=0))
+
+
+def test_enrolment_learns_every_colour_value_and_the_back(enrolled):
+    model, report = enrolled
+    assert set(model.value_classes()) == set(HILO_VALUES)
+    assert set(model.colours.classes) == set(HILO_COLOURS)
+    assert model.knows_backs()
+    assert sum(report.cards.values()) >= 50
+    assert len(report.missed) <= 3
+
+
+@pytest.mark.parametrize("players, seed", [(2, 11), (3, 12), (2, 13), (3, 14)])
+def test_every_card_of_a_table_is_read(reader, players, seed):
+    layout = mat_layout("hilo", "A2", players)
+    scene = hilo_table(layout, seed)
+    readings, pairs, extra, truth = read_and_match(reader, scene, layout)
+    assert extra == 0
+    assert len(pairs) == len(truth)
+    assert [(b.label, f.label) for b, f in pairs if b.label != f.label] == []
+    for r in readings:
+        assert sum(r.values.values()) == pytest.approx(1.0)
+        assert sum(r.colours.values()) == pytest.approx(1.0)
+        assert 0.0 <= r.face_down <= 1.0 and 0.5 <= r.certainty <= 1.0
+        assert r.corners.shape == (4, 2)
+
+
+@pytest.mark.parametrize("quarter_turns", [1, 2, 3])
+def test_a_turned_camera_reads_the_same_cards(reader, quarter_turns):
+    layout = mat_layout("hilo", "A2", 2)
+    scene = hilo_table(layout, 21)
+    _, pairs, extra, truth = read_and_match(reader, scene, layout, rotate=quarter_turns)
+    assert extra == 0 and len(pairs) == len(truth)
+    assert all(b.label == f.label for b, f in pairs)
+
+
+def test_sixes_and_nines_are_told_apart_upside_down(reader):
+    layout = mat_layout("hilo", "A2", 2)
+    deck = [f"{c} {v}" for v in ("6", "9") for c in HILO_COLOURS] * 2
+    scene = hilo_table(layout, 31, deck=deck, all_face_up=True, shapes=((3, 3),), empty_rate=0.0)
+    assert {c.label.split()[1] for c in scene.cards} == {"6", "9"}
+    _, pairs, extra, truth = read_and_match(reader, scene, layout)
+    assert len(pairs) == len(truth)
+    assert [(b.label, f.label) for b, f in pairs if b.label != f.label] == []
+
+
+def test_a_table_without_the_mat_is_read_too(reader):
+    layout = mat_layout("hilo", "A2", 2)
+    scene = hilo_table(layout, 41)
+    readings = reader.read(scene.frame)  # no pose: every cue, any card size
+    pairs, _ = match([Found(*r.centre, r.label) for r in readings], boxes(scene))
+    assert len(pairs) >= len(scene.cards) - 1
+    assert all(b.label == f.label for b, f in pairs)
+
+
+def test_a_reading_speaks_the_engines_vocabulary():
+    corners = np.zeros((4, 2), np.float32)
+    up = CardReading(corners, 0.1, {"red": 0.8, "blue": 0.2}, {"7": 0.9, "1": 0.1})
+    down = CardReading(corners, 0.9, {"red": 0.8}, {"7": 1.0})
+    assert up.card() == Card("red", "7") and up.label == "red 7"
+    assert down.card() == FACE_DOWN and down.label == FACE_DOWN
+    assert CardReading(corners, 0.0, {}, {"king": 1.0}).label == "king"
+
+
+def test_an_enrolment_survives_saving_and_loading(enrolled, tmp_path):
+    model = enrolled[0]
+    path = tmp_path / "state" / "cards.npz"
+    model.save(path)
+    back = CardModel.load(path)
+    x = np.random.default_rng(0).random((3, model.values.mean.size)).astype(np.float32)
+    assert np.allclose(back.values.proba(x), model.values.proba(x))
+    assert back.colours.classes == model.colours.classes and back.counts == model.counts
+
+
+def test_a_missing_or_damaged_enrolment_says_what_to_do(tmp_path):
+    with pytest.raises(EnrolmentError, match="calibrate cards"):
+        CardModel.load(tmp_path / "none.npz")
+    bad = tmp_path / "cards.npz"
+    bad.write_bytes(b"not an enrolment")
+    with pytest.raises(EnrolmentError, match=str(bad)):
+        CardModel.load(bad)
+
+
+def test_enrolment_needs_two_values():
+    scene = hilo_table(mat_layout("hilo", "A2", 2), 51, deck=["red 5"] * 20, all_face_up=True)
+    with pytest.raises(EnrolmentError, match="at least two different values"):
+        enrol([(scene.frame, boxes(scene))])

@@ -1,0 +1,36 @@
+"""The card reader on real photographs of playing cards (../shared/datasets/cards-playing):
+enrolled from photos of single cards, then reading other photos of single cards."""
+from pathlib import Path
+
+import pytest
+
+from vision.cards import CardReader, enrol, labelled_photos
+from vision.evaluate import evaluate, Found, read_labels
+
+DATASET = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "cards-playing"
+
+pytestmark = pytest.mark.skipif(not (DATASET / "labels.csv").is_file(),
+                                reason=f"the development photos are not at {DATASET}")
+
+
+def single_card_photos():
+    """Photos showing one card, by rank, in file order."""
+    by_rank: dict[str, list[str]] = {}
+    for name, boxes in read_labels(DATASET).items():
+        if len(boxes) == 1:
+            by_rank.setdefault(boxes[0].label, []).append(name)
+    return by_rank
+
+
+def test_single_cards_are_read_after_enrolling_others():
+    by_rank = single_card_photos()
+    enrol_names = [n for names in by_rank.values() for n in names[0:16:2]]   # 8 photos per rank
+    judged = [n for names in by_rank.values() for n in names[1:8:4]]         # 2 others per rank
+    model, report = enrol(labelled_photos(DATASET, enrol_names))
+    assert set(model.value_classes()) == set(by_rank)
+    reader = CardReader(model)
+    result = evaluate(DATASET, lambda image: [Found(*r.centre, r.label) for r in reader.read(image)],
+                      images=judged)
+    assert result["objects"] == len(judged) == 12
+    assert result["recall"] >= 11 / 12
+    assert result["accuracy"] >= 10 / 12
