@@ -13,37 +13,11 @@ import time
 from engine.excape import ExcapeGame, Place, advise
 from engine.excape.game import MAX_TRACK_LENGTH
 
+from _games import bench_games, play
+
 GAMES = 300
 SEED = 2024
 
-
-def play(game: ExcapeGame, rng: random.Random) -> tuple[list, int]:
-    """One random game to its end (every action validated by ``apply``); the decision states
-    met and the number of actions."""
-    state, actions, deciding = game.new_initial_state(), 0, []
-    while not state.is_terminal():
-        if state.is_chance_node():
-            action = state.sample_chance(rng)
-        else:
-            deciding.append(state)
-            action = rng.choice(state.legal_actions())
-        state = state.apply(action)
-        actions += 1
-    return deciding, actions
-
-
-def bench_games(players: int, options: dict) -> list:
-    game, rng = ExcapeGame(players, options), random.Random(SEED)
-    start, actions, deciding = time.process_time(), 0, []
-    for _ in range(GAMES):
-        states, length = play(game, rng)
-        deciding += states
-        actions += length
-    seconds = time.process_time() - start
-    label = ", ".join(f"{k}={v}" for k, v in options.items()) or "default options"
-    print(f"{players} players, {label}: {GAMES / seconds:,.0f} random full games/s "
-          f"({actions / GAMES:.0f} actions a game, {actions / seconds:,.0f} actions/s)")
-    return deciding
 
 
 def bench_advice(states: list) -> None:
@@ -83,8 +57,8 @@ def advice_strength(players: int = 3, games: int = 100) -> None:
 def main() -> None:
     deciding = []
     for players in (3, 6):
-        deciding += bench_games(players, {})
-        bench_games(players, {"double_x_variant": True, "must_beat_lower_rungs": True})
+        deciding += bench_games(ExcapeGame, players, {}, GAMES, SEED)
+        bench_games(ExcapeGame, players, {"double_x_variant": True, "must_beat_lower_rungs": True}, GAMES, SEED)
     bench_advice(deciding)
     longest_game()
     advice_strength()

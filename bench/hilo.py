@@ -13,38 +13,11 @@ from collections import defaultdict
 from engine.testing import check_game
 from engine.hilo import HiloGame, advise, count_cards
 
+from _games import bench_games
+
 GAMES = 100
 SEED = 3
 
-
-def play(game: HiloGame, rng: random.Random) -> tuple[list, int]:
-    """One random game to its end (every action validated by ``apply``); the decision states
-    met and the number of actions."""
-    state, actions, deciding = game.new_initial_state(), 0, []
-    while not state.is_terminal():
-        if state.is_chance_node():
-            action = state.sample_chance(rng)
-        else:
-            deciding.append(state)
-            action = rng.choice(state.legal_actions())
-        state = state.apply(action)
-        actions += 1
-    return deciding, actions
-
-
-def bench_games(players: int, options: dict) -> list:
-    game, rng = HiloGame(players, options), random.Random(SEED)
-    start, lengths, deciding = time.perf_counter(), [], []
-    for _ in range(GAMES):
-        states, length = play(game, rng)
-        deciding += states
-        lengths.append(length)
-    seconds = time.perf_counter() - start
-    label = ", ".join(f"{k}={v}" for k, v in options.items()) or "default options"
-    print(f"{players} players, {label}: {GAMES / seconds:,.1f} random full games/s "
-          f"({statistics.mean(lengths):.0f} actions a game, {sum(lengths) / seconds:,.0f} actions/s; "
-          f"longest {max(lengths)} actions, bound {game.max_game_length})")
-    return deciding
 
 
 def bench_advice(states: list) -> None:
@@ -78,8 +51,8 @@ def bench_checks() -> None:
 def main() -> None:
     deciding = []
     for players in (2, 4, 6):
-        deciding += bench_games(players, {})
-    deciding += bench_games(3, {"optional_removal": False, "auto_remove_at_reveal": False})
+        deciding += bench_games(HiloGame, players, {}, GAMES, SEED)
+    deciding += bench_games(HiloGame, 3, {"optional_removal": False, "auto_remove_at_reveal": False}, GAMES, SEED)
     bench_advice(deciding)
     bench_checks()
 

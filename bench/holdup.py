@@ -11,39 +11,11 @@ from collections import defaultdict
 
 from engine.holdup import HoldUpGame, advise
 
+from _games import bench_games
+
 GAMES = 200
 SEED = 4
 
-
-def play(game: HoldUpGame, rng: random.Random) -> tuple[list, int]:
-    """One random game to its end (every action validated by ``apply``); the decision states
-    met and the number of actions."""
-    state, actions, deciding = game.new_initial_state(), 0, []
-    while not state.is_terminal():
-        if state.is_chance_node():
-            action = state.sample_chance(rng)
-        else:
-            deciding.append(state)
-            action = rng.choice(state.legal_actions())
-        state = state.apply(action)
-        actions += 1
-    return deciding, actions
-
-
-def bench_games(players: int, options: dict) -> list:
-    game, rng = HoldUpGame(players, options), random.Random(SEED)
-    start, actions, deciding, longest = time.perf_counter(), 0, [], 0
-    for _ in range(GAMES):
-        states, length = play(game, rng)
-        deciding += states
-        actions += length
-        longest = max(longest, length)
-    seconds = time.perf_counter() - start
-    label = ", ".join(f"{k}={v}" for k, v in options.items()) or "default options"
-    print(f"{players} players, {label}: {GAMES / seconds:,.0f} random full games/s "
-          f"({actions / GAMES:.0f} actions a game, {actions / seconds:,.0f} actions/s; "
-          f"longest {longest} actions, bound {game.max_game_length})")
-    return deciding
 
 
 def bench_advice(states: list) -> None:
@@ -63,8 +35,8 @@ def bench_advice(states: list) -> None:
 def main() -> None:
     deciding = []
     for players in (3, 4, 5):
-        deciding += bench_games(players, {})
-    deciding += bench_games(4, {"keep_dice_between_rolls": True})
+        deciding += bench_games(HoldUpGame, players, {}, GAMES, SEED)
+    deciding += bench_games(HoldUpGame, 4, {"keep_dice_between_rolls": True}, GAMES, SEED)
     bench_advice(deciding)
 
 
