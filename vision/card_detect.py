@@ -79,19 +79,21 @@ def find_quads(frame: np.ndarray, params: DetectParams = DetectParams(), select:
     area = gray.shape[0] * gray.shape[1]
     lo, hi = params.min_area * area, params.max_area * area
 
+    # Rough shapes (rims broken into a C, perspective, a panel's proportions) get some slack.
+    loose = (params.aspect[0] * 0.8, params.aspect[1] * 1.25)
     outer: list[np.ndarray] = []
     panels: list[np.ndarray] = []
     for level in params.white_levels:
         mask = cv2.threshold(white, level, 255, cv2.THRESH_BINARY)[1]
-        _collect(mask, lo, hi, outer, panels)
+        _collect(mask, lo, hi, loose, outer, panels)
     if params.adaptive_block > 0:
         block = params.adaptive_block | 1
         mask = cv2.adaptiveThreshold(white, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, block,
                                      -params.adaptive_offset)
-        _collect(mask, lo, hi, outer, panels)
+        _collect(mask, lo, hi, loose, outer, panels)
     if params.canny[1] > 0:
         edges = cv2.Canny(cv2.GaussianBlur(gray, (3, 3), 0), *params.canny)
-        _collect(cv2.bitwise_not(cv2.dilate(edges, None)), lo, hi, outer, None)
+        _collect(cv2.bitwise_not(cv2.dilate(edges, None)), lo, hi, loose, outer, None)
 
     quads = [q for q in (_snap(_distinct(outer), gx, gy, params),
                          _grow(_distinct(panels), gx, gy, params)) if len(q)]
@@ -110,9 +112,10 @@ def find_quads(frame: np.ndarray, params: DetectParams = DetectParams(), select:
     return [Quad((quads[i] / scale).astype(np.float32), float(support[i])) for i in chosen]
 
 
-def _collect(mask: np.ndarray, lo: float, hi: float, outer: list | None, holes: list | None) -> None:
+def _collect(mask: np.ndarray, lo: float, hi: float, aspect: tuple[float, float], outer: list | None,
+             holes: list | None) -> None:
     """Quads of the regions of ``mask`` (``outer``) and of the holes in them (``holes``) whose
-    size could be a card's."""
+    size and proportions (long / short side within ``aspect``) could be a card's."""
     contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     if hierarchy is None:
         return
@@ -127,22 +130,25 @@ def _collect(mask: np.ndarray, lo: float, hi: float, outer: list | None, holes: 
         # Cheap shape test before fitting: a card (even a C-shaped ring of rim, through its hull)
         # nearly fills its smallest enclosing rectangle, unlike an oval or a triangle.
         _, (rw, rh), _ = cv2.minAreaRect(contour)
-        if cv2.contourArea(cv2.convexHull(contour)) < 0.85 * rw * rh:
+        if min(rw, rh) <= 0 or not aspect[0] <= max(rw, rh) / min(rw, rh) <= aspect[1]:
             continue
-        quad = _fit_quad(contour)
+        hull = cv2.convexHull(contour)
+        if cv2.contourArea(hull) < 0.85 * rw * rh:
+            continue
+        quad = _fit_quad(hull)
         if quad is not None:
             out.append(quad)
 
 
-def _fit_quad(contour: np.ndarray) -> np.ndarray | None:
-    """Four corners (any order) of a contour that is mostly a convex quadrilateral, else None.
+def _fit_quad(hull: np.ndarray) -> np.ndarray | None:
+    """Four corners (any order) of a region, from its convex hull, if the region is mostly a
+    convex quadrilateral; else None.
 
     The hull is simplified to a polygon whose nearly straight runs are joined; its four longest
     runs are taken as the card's sides and meet at the corners. Rounded corners, a bump where
     something touches the card and a corner hidden by a hand give short runs, which this ignores.
     (Plain Python arithmetic: the polygons have a handful of vertices.)
     """
-    hull = cv2.convexHull(contour)
     hull_area = cv2.contourArea(hull)
     if hull_area <= 0:
         return None

@@ -7,11 +7,13 @@ Functions take and return batches: faces are an array n x height x width x 3 (BG
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 import cv2
 import numpy as np
 
 CARD_SIZE = (96, 144)         # width, height of a rectified card, pixels
-_RIM = 3                      # pixels of the half-size face's border left out of its colour
+_RIM = 2                      # pixels of the quarter-size face's border left out of its colour
 _CELL, _BINS = 8, 9           # histogram of oriented gradients: 8x8-pixel cells, 9 directions
 _GLYPH = (32, 40)             # the central glyph is scaled into a box this size
 _INDEX = (24, 48)             # the corner where a playing card prints its index (width, height)
@@ -96,7 +98,7 @@ def shape_features(faces: np.ndarray) -> np.ndarray:
     index = index[:n] + index[n:]
     # Soften fine print (back patterns, paper texture) that sharp and blurred photos show
     # differently; the layout of the card is far coarser.
-    half = cv2.resize(cv2.GaussianBlur(ink, (0, 0), 1.2), (w // 2, n * h // 2), interpolation=cv2.INTER_AREA)
+    half = cv2.GaussianBlur(cv2.resize(ink, (w // 2, n * h // 2), interpolation=cv2.INTER_AREA), (5, 5), 0.8)
     whole = _hog(half.reshape(n, h // 2, w // 2).astype(np.float32))
     return np.concatenate([_unit(glyphs), _unit(index), _unit(whole)], axis=1)
 
@@ -151,19 +153,17 @@ def _hog(images: np.ndarray) -> np.ndarray:
     gy = cv2.Sobel(tall, cv2.CV_32F, 0, 1, ksize=1)
     gy.reshape(n, h, w)[:, [0, -1]] = 0   # no gradient across the seams between images
     magnitude, angle = cv2.cartToPolar(gx, gy, angleInDegrees=True)
-    position = (angle % 180) / (180 / _BINS) - 0.5                  # between two bin centres
+    # Each pixel votes for the two direction bins (20 degrees wide, 0-180) nearest its angle.
+    position = angle * (_BINS / 180) - 0.5                          # 0..2 * _BINS - 0.5
     low = np.floor(position)
-    upper = (position - low).reshape(n, h, w)
-    low = low.astype(np.int64).reshape(n, h, w) % _BINS
-    magnitude = magnitude.reshape(n, h, w)
+    upper = (position - low).reshape(-1)
+    low = _BIN_OF[low.astype(np.int32).reshape(-1) + 1]              # -1..2 * _BINS - 1 -> bin
+    magnitude = magnitude.reshape(-1)
     ch, cw = h // _CELL, w // _CELL
-    # Each pixel votes for its two nearest direction bins, in its cell: one weighted count.
-    rows, cols = np.arange(h)[:, None], np.arange(w)[None, :]
-    cell = np.where((rows < ch * _CELL) & (cols < cw * _CELL), rows // _CELL * cw + cols // _CELL, ch * cw)
-    base = (np.arange(n)[:, None, None] * (ch * cw + 1) + cell[None]) * _BINS
-    votes = np.concatenate([(base + low).ravel(), (base + (low + 1) % _BINS).ravel()])
-    weights = np.concatenate([(magnitude * (1 - upper)).ravel(), (magnitude * upper).ravel()])
-    counts = np.bincount(votes, weights, minlength=n * (ch * cw + 1) * _BINS)
+    slots = _cell_slots(n, h, w)                                     # first bin of each pixel's cell
+    size = n * (ch * cw + 1) * _BINS
+    counts = np.bincount(slots + low, magnitude * (1 - upper), size)
+    counts += np.bincount(slots + _BIN_OF[low + 2], magnitude * upper, size)
     cells = counts.reshape(n, ch * cw + 1, _BINS)[:, :-1].reshape(n, ch, cw, _BINS).astype(np.float32)
     blocks = np.concatenate([cells[:, :-1, :-1], cells[:, :-1, 1:], cells[:, 1:, :-1], cells[:, 1:, 1:]], axis=3)
     blocks /= np.linalg.norm(blocks, axis=3, keepdims=True) + 1e-3
@@ -172,14 +172,30 @@ def _hog(images: np.ndarray) -> np.ndarray:
     return blocks.reshape(n, -1)
 
 
+_BIN_OF = np.arange(-1, 2 * _BINS + 1, dtype=np.int32) % _BINS      # index (k + 1) -> bin of k
+
+
+@lru_cache(maxsize=32)
+def _cell_slots(n: int, h: int, w: int) -> np.ndarray:
+    """For each pixel of n images h x w, the index of its cell's first histogram bin (pixels past
+    the last whole cell go to a spare cell)."""
+    ch, cw = h // _CELL, w // _CELL
+    rows, cols = np.arange(h)[:, None], np.arange(w)[None, :]
+    cell = np.where((rows < ch * _CELL) & (cols < cw * _CELL), rows // _CELL * cw + cols // _CELL, ch * cw)
+    slots = (np.arange(n, dtype=np.int32)[:, None, None] * (ch * cw + 1) + cell[None]) * _BINS
+    slots = slots.astype(np.int32).reshape(-1)
+    slots.flags.writeable = False
+    return slots
+
+
 def colour_features(faces: np.ndarray) -> np.ndarray:
     """The hue (as a direction: cosine, sine), lightness and colourfulness of each card's most
     colourful pixels (CIE Lab), after white-balancing on its brightest pixels (its paper):
     n x 4, each about -1..1. Glare and dim light change lightness and colourfulness far more
     than hue, and the classifier learns how much each varies."""
     n, h, w, _ = faces.shape
-    small = cv2.resize(_tall(faces), (w // 2, n * h // 2), interpolation=cv2.INTER_AREA)
-    pixels = small.reshape(n, h // 2, w // 2, 3)[:, _RIM:-_RIM, _RIM:-_RIM].reshape(n, -1, 3)
+    small = cv2.resize(_tall(faces), (w // 4, n * h // 4), interpolation=cv2.INTER_AREA)
+    pixels = small.reshape(n, h // 4, w // 4, 3)[:, _RIM:-_RIM, _RIM:-_RIM].reshape(n, -1, 3)
     k = pixels.shape[1]
     white = np.maximum(np.partition(pixels, int(k * 0.92), axis=1)[:, int(k * 0.92)], 1).astype(np.float32)
     balanced = np.minimum(pixels * (255 / white[:, None, :]), 255).astype(np.uint8)

@@ -112,36 +112,34 @@ class CardReader:
         chosen = [i for i in chosen if certainty[i] >= self.params.min_certainty]
         if not chosen:
             return []
-        colours = backs = None
-        if self.model.colours is not None:
-            colours = self.model.colours.proba(colour_features(faces[chosen]))
+        backs = np.zeros(len(chosen))
         if self.model.backs is not None:
             backs = self.model.backs.proba(features[chosen])[:, self.model.backs.classes.index(FACE_DOWN)]
-        return [self._reading(candidates[i], values[i], certainty[i], None if colours is None else colours[k],
-                              None if backs is None else backs[k])
+        colours = [None] * len(chosen)
+        face_up = [k for k in range(len(chosen)) if backs[k] <= 0.5]
+        if self.model.colours is not None and face_up:
+            for k, p in zip(face_up, self.model.colours.proba(colour_features(faces[[chosen[k] for k in face_up]]))):
+                colours[k] = p
+        return [self._reading(candidates[i], values[i], certainty[i], colours[k], backs[k])
                 for k, i in enumerate(chosen)]
 
     def _candidates(self, frame, pose, layout) -> list[np.ndarray]:
-        params = self.params.detect
-        mm_side = None
-        if pose is not None and layout is not None:
-            params, mm_side = self._mat_params(frame.shape, pose, layout)
+        """Card outlines, corners reordered so the first side is short (on a located mat, only
+        those whose size in millimetres is a card's)."""
+        if pose is None or layout is None:
+            return [portrait(q.corners) for q in card_detect.find_quads(frame, self.params.detect, select=False)]
+        params, (w, h) = self._mat_params(frame.shape, pose, layout)
         quads = card_detect.find_quads(frame, params, select=False)
-        out = []
-        for q in quads:
-            corners = q.corners
-            if mm_side is not None:
-                mm = pose.to_mm(corners)
-                sides = np.linalg.norm(np.roll(mm, -1, axis=0) - mm, axis=1)
-                short, long_ = sorted(((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2))
-                tol = self.params.mat_aspect_tolerance
-                if abs(short / mm_side[0] - 1) > tol or abs(long_ / mm_side[1] - 1) > tol:
-                    continue
-                corners = portrait(corners, sides)
-            else:
-                corners = portrait(corners)
-            out.append(corners)
-        return out
+        if not quads:
+            return []
+        corners = np.array([q.corners for q in quads])
+        mm = pose.to_mm(corners.reshape(-1, 2)).reshape(-1, 4, 2)
+        sides = np.linalg.norm(mm[:, [1, 2, 3, 0]] - mm, axis=2)                # n x 4
+        across, along = (sides[:, 0] + sides[:, 2]) / 2, (sides[:, 1] + sides[:, 3]) / 2
+        short, long_ = np.minimum(across, along), np.maximum(across, along)
+        tol = self.params.mat_aspect_tolerance
+        fits = (np.abs(short / w - 1) <= tol) & (np.abs(long_ / h - 1) <= tol)
+        return [portrait(c, s) for c, s, ok in zip(corners, sides, fits) if ok]
 
     def _mat_params(self, shape, pose: MatPose, layout: MatLayout) -> tuple[DetectParams, tuple]:
         """Detection tuned to the mat: the fast cue only, and a card's expected size in pixels."""
@@ -157,7 +155,7 @@ class CardReader:
     def _reading(self, corners, value_p, certainty, colour_p, back_p) -> CardReading:
         classes = self.model.values.classes
         real = [i for i, c in enumerate(classes) if c not in (FACE_DOWN, NOT_A_CARD)]
-        face_down = 0.0 if back_p is None else float(back_p)
+        face_down = float(back_p)
         total = value_p[real].sum()
         values = {classes[i]: float(value_p[i] / total) for i in real}
         colours: dict[str, float] = {}
@@ -172,12 +170,14 @@ def _area(q: np.ndarray) -> float:
 
 def _non_overlapping(quads: Sequence[np.ndarray], overlap: float) -> list[int]:
     """Greedy: keep each quad (in the given order) that does not overlap a kept one."""
+    quads = [q.astype(np.float32) for q in quads]
+    areas = [_area(q) for q in quads]
+    boxes = [(*q.min(axis=0).tolist(), *q.max(axis=0).tolist()) for q in quads]
     kept: list[int] = []
     for i, q in enumerate(quads):
-        qi = q.astype(np.float32)
-        ai = _area(qi)
-        if all(cv2.intersectConvexConvex(qi, quads[j].astype(np.float32))[0]
-               <= overlap * min(ai, _area(quads[j])) for j in kept):
+        x0, y0, x1, y1 = boxes[i]
+        if all(boxes[j][0] >= x1 or boxes[j][2] <= x0 or boxes[j][1] >= y1 or boxes[j][3] <= y0
+               or cv2.intersectConvexConvex(q, quads[j])[0] <= overlap * min(areas[i], areas[j]) for j in kept):
             kept.append(i)
     return kept
 
