@@ -93,6 +93,7 @@ def _build(name: str, drawing: str) -> Pad:
     neighbour_masks = tuple(adjacent(1 << p) & cell_mask if p in cells else 0
                             for p in range(POSITIONS))
     stars = tuple(p for p in cells if marks[p] == "*")
+    assert not any(marks[p] == marks[mirror(p)] == "h" for p in cells), f"pad {name}: a pair of hearts"
     return Pad(
         name=name,
         cells=cells,

@@ -149,11 +149,15 @@ class Judge:
         second = self._cell_gains(masks, open_cells, die2)
         straight = [first[left] + second[right] for left, right in empty]
         crossed = [second[left] + first[right] for left, right in empty]
-        if self.heart_mask:  # two different numbers meet only at the hearts
+        hearts = self.heart_mask
+        if hearts:  # two different numbers meet only at the hearts (one at most in a pair)
             for i, (left, right) in enumerate(empty):
-                if (self.heart_mask >> left | self.heart_mask >> right) & 1:
-                    straight[i] = exact(values, masks, left, right, die1, die2)
-                    crossed[i] = exact(values, masks, left, right, die2, die1)
+                if hearts >> left & 1:
+                    straight[i] += self.hearts_gain(values, left, die1)
+                    crossed[i] += self.hearts_gain(values, left, die2)
+                elif hearts >> right & 1:
+                    straight[i] += self.hearts_gain(values, right, die2)
+                    crossed[i] += self.hearts_gain(values, right, die1)
         top = max(max(straight), max(crossed))
         picks = ([(i, die1, die2) for i, gain in enumerate(straight) if gain == top]
                  + [(i, die2, die1) for i, gain in enumerate(crossed) if gain == top])
