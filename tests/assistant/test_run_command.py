@@ -7,7 +7,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 
 from assistant.session import Session
 from assistant.store import FILE_NAME, Store
@@ -15,16 +14,7 @@ from assistant.store import FILE_NAME, Store
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture
-def cli_ready():
-    from assistant.cli import build_parser
-    try:
-        build_parser()
-    except Exception as exc:  # another subcommand of the tree is half-built
-        pytest.skip(f"the command line cannot start yet, so `run` cannot be started: {exc}")
-
-
-def test_run_reopens_the_game_and_reports_its_first_frame(tmp_path, x_display, cli_ready):
+def test_run_reopens_the_game_and_reports_its_first_frame(tmp_path, x_display):
     with Store(tmp_path / FILE_NAME) as store:
         session = Session(store, advice=False)
         session.new_match("excape", ["Ana", "Ben", "Chloé"])

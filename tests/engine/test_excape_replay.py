@@ -2,7 +2,6 @@
 table view the camera is compared with."""
 import json
 
-import pytest
 
 from assistant import cli
 from engine.excape import ExcapeGame
@@ -23,20 +22,6 @@ def saved_match(tmp_path, lines, options=None):
     return path
 
 
-def _cli_problem():
-    """Why the command line cannot start in this tree ("" when it can): every subcommand module
-    is imported by cli.build_parser(), and some belong to other parts still being written."""
-    try:
-        cli.build_parser()
-    except ImportError as exc:
-        return f"the CLI cannot start yet: {exc}"
-    return ""
-
-
-needs_cli = pytest.mark.skipif(bool(_cli_problem()), reason=_cli_problem() or "runs")
-
-
-@needs_cli
 def test_replay_json_reports_pawns_ladder_and_whose_turn(tmp_path, capsys):
     path = saved_match(tmp_path, OPENING)
     assert cli.main(["replay", "excape", str(path), "--json"]) == 0
@@ -48,7 +33,6 @@ def test_replay_json_reports_pawns_ladder_and_whose_turn(tmp_path, capsys):
     assert report["last_bust"] == {"seat": 2, "dice": ["X", "5"], "roll_number": 2}
 
 
-@needs_cli
 def test_replay_names_the_winner(tmp_path, capsys):
     # Track of 3: Ana keeps 76 on rung 3, Ben and Cleo place on rung 0 below it without beating it.
     lines = ["roll 7 6", "roll 4 6", "roll 2 1", "roll 7 6", "place 3", "roll 2 1", "place 0", "roll 3 1", "place 0"]
@@ -60,7 +44,6 @@ def test_replay_names_the_winner(tmp_path, capsys):
     assert "Ana reached the exit and wins" in capsys.readouterr().out
 
 
-@needs_cli
 def test_replay_refuses_a_line_that_breaks_the_rules(tmp_path, capsys):
     path = saved_match(tmp_path, OPENING)
     data = json.loads(path.read_text("utf-8"))

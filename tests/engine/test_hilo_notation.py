@@ -20,19 +20,6 @@ GAME = HiloGame(2)
 FULL = "?? ?? ?? / ?? ?? ?? / ?? ?? ??"
 
 
-def _cli_problem() -> str:
-    """Why the command line cannot start in this tree ("" when it can): cli.build_parser() imports
-    every subcommand module, and some belong to parts of the project still being written."""
-    try:
-        cli.build_parser()
-    except ImportError as exc:
-        return f"the command line cannot start yet: {exc}"
-    return ""
-
-
-needs_cli = pytest.mark.skipif(bool(_cli_problem()), reason=_cli_problem() or "the command line starts")
-
-
 @pytest.mark.parametrize("action, text", [
     (Seen("red", 7), "card red 7"), (Seen("pink", -1), "card pink -1"), (Reveal(1, 0, 2), "reveal p2 r1c3"),
     (Youngest(0), "youngest p1"), (Take(1, 1), "take r2c2"), (Draw(), "draw"), (Place(2, 0), "place r3c1"),
@@ -155,7 +142,6 @@ def test_the_documented_example_replays_as_documented():
     assert match.state.summary()["grids"] == ["L5 ?? ?? / ?? ?? ??", "B3 ?? Y0 / ?? G9 ?? / ?? ?? K-1"]
 
 
-@needs_cli
 def test_replay_prints_the_documented_example(tmp_path, capsys):
     data, printed = _documented_example()
     path = tmp_path / "game.json"
@@ -184,7 +170,6 @@ def test_the_table_view_follows_each_action():
     json.dumps(views)
 
 
-@needs_cli
 def test_replay_refuses_a_file_that_does_not_replay(tmp_path, capsys):
     data, _ = _documented_example()
     data["actions"][2] = "card blue 3"  # already the discard
@@ -195,7 +180,6 @@ def test_replay_refuses_a_file_that_does_not_replay(tmp_path, capsys):
     assert "action 3 'card blue 3' does not replay" in err and "the blue 3 is already on the discard pile" in err
 
 
-@needs_cli
 def test_a_finished_game_reports_the_winners(tmp_path, capsys):
     from engine.testing import random_playthrough
     import random

@@ -10,19 +10,6 @@ from engine.hilo import format_score, score_text
 from engine.hilo.scoring import game_over, round_scores
 
 
-def _cli_problem() -> str:
-    """Why the command line cannot start in this tree ("" when it can): cli.build_parser() imports
-    every subcommand module, and some belong to parts of the project still being written."""
-    try:
-        cli.build_parser()
-    except ImportError as exc:
-        return f"the command line cannot start yet: {exc}"
-    return ""
-
-
-needs_cli = pytest.mark.skipif(bool(_cli_problem()), reason=_cli_problem() or "the command line starts")
-
-
 # --- worked example 3: the doubling rule ----------------------------------------------------------
 
 @pytest.mark.parametrize("sums, expected", [
@@ -79,7 +66,6 @@ def test_score_removes_the_hilos_left_for_the_lowest_score_and_doubles():
     assert result["removed"][1][0]["slide"] in ("vertical", "horizontal") and result["removed"][2] == []
 
 
-@needs_cli
 def test_score_command_prints_json_or_each_player_for_people(tmp_path, capsys):
     code, out = _score(tmp_path, capsys, ROUND, "--json")
     assert code == 0 and json.loads(out.out) == score_text(json.dumps(ROUND))
@@ -114,7 +100,6 @@ def test_a_palette_of_the_club_gives_other_initials():
         score_text(text.replace('"palette": {', '"palette": {"Zz": "zinc", '))
 
 
-@needs_cli
 @pytest.mark.parametrize("data, message", [
     ("{not json", "not valid JSON"),
     ({"players": [], "trigger": 0}, "must list 2 to 6 players"),

@@ -5,7 +5,6 @@ from pathlib import Path
 
 import pytest
 
-from assistant import cli
 from assistant.cli import main
 from engine.core import InvalidStateError, ParseError
 from engine.holdup import Draw, Flip, HoldUpGame, Keep, Place, Reroll, Roll, Steal
@@ -48,19 +47,6 @@ def test_bad_notation_is_named(text, message):
     with pytest.raises(ParseError) as error:
         HoldUpGame(3).parse_action(text)
     assert message in str(error.value)
-
-
-def _cli_problem():
-    """Why the command line cannot start in this tree ("" when it can): cli.build_parser()
-    imports every subcommand module, and some belong to parts still being written."""
-    try:
-        cli.build_parser()
-    except ImportError as exc:
-        return f"the command line cannot start yet: {exc}"
-    return ""
-
-
-needs_cli = pytest.mark.skipif(bool(_cli_problem()), reason=_cli_problem() or "runs")
 
 
 @pytest.fixture(scope="module")
@@ -143,7 +129,6 @@ def test_table_view_shows_rows_dice_and_each_players_gv_and_pile_top():
     json.dumps(view)
 
 
-@needs_cli
 def test_replay_json_reports_each_players_score_breakdown(played, tmp_path, capsys):
     path = tmp_path / "holdup.json"
     played.save(path)
@@ -160,7 +145,6 @@ def test_replay_json_reports_each_players_score_breakdown(played, tmp_path, caps
     assert report["last_card_by"] is not None and report["draw_pile"] == 0
 
 
-@needs_cli
 def test_replay_text_names_the_players_and_their_points(played, tmp_path, capsys):
     path = tmp_path / "holdup.json"
     played.save(path)
@@ -181,7 +165,6 @@ def test_a_saved_match_with_its_own_deck_replays(tmp_path):
     assert loaded.state == match.state and loaded.game.options == game.options
 
 
-@needs_cli
 def test_a_corrupted_action_line_is_named_on_replay(played, tmp_path, capsys):
     data = played.to_dict()
     data["actions"][10] = "roll 1 2 3 9"

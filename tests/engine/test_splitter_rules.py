@@ -267,20 +267,7 @@ def test_table_view_summary_and_description():
 
 # --- the `replay` command ----------------------------------------------------------------------
 
-def _cli_problem():
-    """Why the command line cannot start in this tree ("" when it can): cli.build_parser()
-    imports every subcommand module, and some belong to parts still being written."""
-    try:
-        cli.build_parser()
-    except ImportError as exc:
-        return f"the CLI cannot start yet: {exc}"
-    return ""
 
-
-needs_cli = pytest.mark.skipif(bool(_cli_problem()), reason=_cli_problem() or "runs")
-
-
-@needs_cli
 def test_replay_cli_reports_the_example_game(tmp_path, capsys):
     match = Match(SplitterGame(1), ["Ana"])
     for line in example_lines():
@@ -296,7 +283,6 @@ def test_replay_cli_reports_the_example_game(tmp_path, capsys):
                                                     "Final scores: Ana 15.", "Winner: Ana."]
 
 
-@needs_cli
 def test_replay_cli_names_a_line_that_does_not_replay(tmp_path, capsys):
     match = Match(SplitterGame(1), ["Ana"])
     data = match.to_dict()
