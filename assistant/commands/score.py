@@ -24,13 +24,14 @@ def add_parser(sub) -> None:
 def run(args, settings) -> int:
     from assistant.cli import UsageError
 
-    options = {}
     if args.game == "splitter":
         if args.pad is None:
             raise UsageError("splitter sheets need --pad A or --pad B")
-        options["pad"] = args.pad
+        options = {"pad": args.pad}
     elif args.pad is not None:
         raise UsageError("--pad is only for splitter")
+    else:  # the club's configured options (Hilo: palette, removal rules)
+        options = settings.section(f"games.{args.game}")
     module = importlib.import_module(SCORABLE[args.game])
     result = module.score_text(Path(args.file).read_text("utf-8"), **options)
     print(json.dumps(result, ensure_ascii=False) if args.json else module.format_score(result))

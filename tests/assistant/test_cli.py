@@ -70,3 +70,16 @@ def test_bench_lists_the_benchmarks(capsys):
     names = capsys.readouterr().out.split()
     assert names and all(not n.startswith("_") for n in names)
     assert cli.main(["bench", "no-such-bench"]) == 2
+
+
+def test_score_uses_the_configured_hilo_palette(tmp_path, capsys):
+    grid = [["C7", "C2", "C9"], ["B1", "G0", "C-1"], ["B3", "G8", "C5"]]
+    round_file = tmp_path / "round.json"
+    other = [["Y4", "B4", "P2"], ["G7", "Y1", "O3"], ["O4", "P5", "Y6"]]
+    round_file.write_text(json.dumps({"players": [{"name": "Ana", "grid": grid}, {"name": "Ben", "grid": other}],
+                                      "trigger": 0}))
+    palette = "crimson:C, orange:O, yellow:Y, lime:L, green:G, blue:B, purple:P, pink:K"
+    assert cli.main(["--set", f"games.hilo.palette={palette}", "score", "hilo", str(round_file), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["scores"] == [16, 25]
+    assert cli.main(["score", "hilo", str(round_file)]) == 1  # C is no colour of the default palette
+    assert "C7" in capsys.readouterr().err
