@@ -107,7 +107,7 @@ def real(params: ReaderParams) -> None:
     print(f"cards-playing: enrolled on {len(names[0::2])} photos ({sum(report.cards.values())} cards, "
           f"{len(report.missed)} labelled cards without an outline), {time.process_time() - start:.1f} s CPU")
     reader = CardReader(model, params)
-    result = evaluate(REAL, lambda image: [Found(*r.centre, r.label) for r in reader.read(image)],
+    result = evaluate(REAL, lambda image: [Found(*r.anchor, r.label) for r in reader.read(image)],
                       images=names[1::2])
     print("cards-playing, the other photos: " + ", ".join(f"{k} {v}" for k, v in result.items()))
 

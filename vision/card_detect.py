@@ -34,7 +34,7 @@ class DetectParams:
     min_support: float = 0.6              # fraction of the outline that must lie on such steps
     min_side_support: float = 0.35        # and of each side
     overlap: float = 0.3                  # two quads overlapping more than this are one card
-    adaptive_block: int = 15              # also: brighter than the mean of this neighbourhood (0: off)
+    adaptive_block: int = 11              # also: brighter than the mean of this neighbourhood (0: off)
     adaptive_offset: int = 10             # by at least this much
 
     @classmethod

@@ -19,7 +19,8 @@ from engine.table import FACE_DOWN
 
 NOT_A_CARD = "not-a-card"
 FACE_UP = "face-up"
-FORMAT = 3
+NO_INDEX = "no-index"   # a card corner where nothing is printed, or a corner of something else
+FORMAT = 4
 
 
 class EnrolmentError(ValueError):
@@ -189,11 +190,14 @@ class Gaussians:
 class CardModel:
     """A deck's enrolment: the value classifier (which also knows backs and non-cards), the back
     classifier (None when no back was shown), the colour classifier (None when the labels have no
-    colour) and how many cards of each it was learnt from."""
+    colour), the corner-index classifier for partly hidden cards (values and NO_INDEX), the
+    cards' height / width, and how many cards of each it was learnt from."""
 
     values: Neighbours
     backs: Neighbours | None
     colours: Gaussians | None
+    corners: Neighbours | None
+    aspect: float
     counts: dict[str, int]
 
     def value_classes(self) -> tuple[str, ...]:
@@ -206,8 +210,8 @@ class CardModel:
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         arrays = {}
-        meta = {"format": FORMAT, "counts": self.counts}
-        for name, model in (("values", self.values), ("backs", self.backs)):
+        meta = {"format": FORMAT, "counts": self.counts, "aspect": self.aspect}
+        for name, model in (("values", self.values), ("backs", self.backs), ("corners", self.corners)):
             if model is not None:
                 arrays.update({f"{name}_{k}": getattr(model, k) for k in _NEIGHBOUR_ARRAYS})
                 meta[name] = {"classes": model.classes, "temperature": model.temperature}
@@ -228,22 +232,23 @@ class CardModel:
                 if meta.get("format") != FORMAT:
                     raise EnrolmentError(f"{path}: enrolment format {meta.get('format')}, expected {FORMAT}; "
                                          "enrol the deck again")
-                values, backs = (
+                values, backs, corners = (
                     Neighbours(tuple(meta[name]["classes"]), *(data[f"{name}_{k}"] for k in _NEIGHBOUR_ARRAYS),
                                temperature=float(meta[name]["temperature"])) if name in meta else None
-                    for name in ("values", "backs"))
+                    for name in ("values", "backs", "corners"))
                 colours = None
                 if meta.get("colour_classes"):
                     colours = Gaussians(tuple(meta["colour_classes"]),
                                         *(data[f"colours_{k}"] for k in ("means", "inverse", "log_det")))
-                model = cls(values, backs, colours, {str(k): int(v) for k, v in meta["counts"].items()})
+                model = cls(values, backs, colours, corners, float(meta["aspect"]),
+                            {str(k): int(v) for k, v in meta["counts"].items()})
         except FileNotFoundError:
             raise EnrolmentError(f"{path}: no card enrolment; run `table-assistant calibrate cards` first") from None
         except (OSError, KeyError, ValueError, TypeError) as exc:
             if isinstance(exc, EnrolmentError):
                 raise
             raise EnrolmentError(f"{path}: not a readable card enrolment ({exc}); enrol the deck again") from None
-        for v in filter(None, (model.values, model.backs)):
+        for v in filter(None, (model.values, model.backs, model.corners)):
             if (v.basis.shape[0] != v.mean.size or v.weights.size != v.mean.size
                     or v.examples.shape[1] != v.basis.shape[1] or len(v.example_class) != len(v.examples)
                     or not np.all((0 <= v.example_class) & (v.example_class < len(v.classes)))):
@@ -252,7 +257,8 @@ class CardModel:
 
 
 def train(value_x: np.ndarray, value_labels: Sequence[str], groups: Sequence[int], parts: Sequence[slice],
-          colour_x: np.ndarray | None, colour_labels: Sequence[str], counts: dict[str, int]) -> CardModel:
+          colour_x: np.ndarray | None, colour_labels: Sequence[str], corner_x: np.ndarray | None,
+          corner_labels: Sequence[str], aspect: float, counts: dict[str, int]) -> CardModel:
     """Fit the classifiers; raises EnrolmentError when a classifier would have one class.
     ``groups`` and ``parts``: see Neighbours.fit. Backs are told from faces by the whole card's
     look alone (the last part): a back has no central value or index to read."""
@@ -270,4 +276,9 @@ def train(value_x: np.ndarray, value_labels: Sequence[str], groups: Sequence[int
         sides = [FACE_DOWN if v == FACE_DOWN else FACE_UP for v, card in zip(value_labels, cards) if card]
         backs = Neighbours.fit(value_x[cards], sides, np.asarray(groups)[cards], parts,
                                part_weights=(0.0,) * (len(parts) - 1) + (1.0,), components=32)
-    return CardModel(Neighbours.fit(value_x, value_labels, groups, parts), backs, colours, counts)
+    corners = None
+    if corner_labels and len(set(corner_labels)) > 1:
+        corners = Neighbours.fit(corner_x, corner_labels, range(len(corner_labels)), [slice(0, corner_x.shape[1])],
+                                 part_weights=(1.0,), components=48)
+    return CardModel(Neighbours.fit(value_x, value_labels, groups, parts), backs, colours, corners, aspect,
+                     counts)

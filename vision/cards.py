@@ -22,9 +22,10 @@ import numpy as np
 from engine.table import FACE_DOWN, Card
 from vision import card_detect
 from vision.card_detect import DetectParams
-from vision.card_features import (colour_features, half_turn, part_slices, portrait, rectify, shape_features,
-                                  soften)
-from vision.card_model import NOT_A_CARD, CardModel, EnrolmentError, split_label, train
+from vision.card_corners import INDEX_FRACTION, card_corners, find_corners, index_features, index_patches
+from vision.card_features import (CARD_SIZE, colour_features, half_turn, part_slices, portrait, rectify,
+                                  shape_features, soften)
+from vision.card_model import NO_INDEX, NOT_A_CARD, CardModel, EnrolmentError, split_label, train
 from vision.evaluate import Box, load_image, read_labels
 from vision.mat import MatLayout, MatPose
 
@@ -33,18 +34,29 @@ from vision.mat import MatLayout, MatPose
 class CardReading:
     """One card: corners in frame pixels (clockwise, the first side a short side of the card),
     the probability it shows its back, and for a face-up card the probability of each colour
-    and of each value (each summing to 1). ``certainty`` is the probability it is a card at all."""
+    and of each value (each summing to 1). ``certainty`` is the probability it is a card at all.
+
+    A card read by one visible corner (the rest hidden under other cards or things) has
+    ``hidden`` set; its corners are then where the card would be, and ``anchor`` is its index.
+    """
 
     corners: np.ndarray
     face_down: float
     colours: Mapping[str, float]
     values: Mapping[str, float]
     certainty: float = 1.0
+    hidden: bool = False
+    index_at: tuple[float, float] | None = None
 
     @property
     def centre(self) -> tuple[float, float]:
         c = self.corners.mean(axis=0)
         return float(c[0]), float(c[1])
+
+    @property
+    def anchor(self) -> tuple[float, float]:
+        """A point on the visible part of the card: its centre, or its index when mostly hidden."""
+        return self.index_at if self.index_at is not None else self.centre
 
     @property
     def colour(self) -> str:
@@ -76,13 +88,15 @@ class ReaderParams:
     min_certainty: float = 0.5        # below this a candidate is "not a card"
     mat_size_range: float = 1.8       # on the mat, a card's area may differ this much from the layout's
     mat_aspect_tolerance: float = 0.2  # and its proportions by this fraction
+    partial_cards: bool = True         # off the mat, also read cards of which only a corner shows
 
     @classmethod
     def from_settings(cls, section: Mapping[str, Any]) -> "ReaderParams":
         return cls(DetectParams.from_settings(section),
                    float(section.get("min_certainty", cls.min_certainty)),
                    float(section.get("mat_size_range", cls.mat_size_range)),
-                   float(section.get("mat_aspect_tolerance", cls.mat_aspect_tolerance)))
+                   float(section.get("mat_aspect_tolerance", cls.mat_aspect_tolerance)),
+                   bool(section.get("partial_cards", cls.partial_cards)))
 
 
 class CardReader:
@@ -97,7 +111,14 @@ class CardReader:
 
     def read(self, frame: np.ndarray, pose: MatPose | None = None,
              layout: MatLayout | None = None) -> list[CardReading]:
-        """Every card in ``frame``; with the mat's pose and layout, only card-sized outlines."""
+        """Every card in ``frame``; with the mat's pose and layout, only card-sized outlines
+        (cards on a mat lie apart), otherwise also cards of which only a corner shows."""
+        readings = self._whole_cards(frame, pose, layout)
+        if pose is None and self.params.partial_cards and self.model.corners is not None:
+            readings += self._partial_cards(frame, readings)
+        return readings
+
+    def _whole_cards(self, frame, pose, layout) -> list[CardReading]:
         candidates = self._candidates(frame, pose, layout)
         if not candidates:
             return []
@@ -152,6 +173,61 @@ class CardReader:
                          min_area=card_share / r, max_area=card_share * r)
         return params, (w, h)
 
+    def _partial_cards(self, frame, whole: list[CardReading]) -> list[CardReading]:
+        """Cards read by an index corner outside every card already read. Their size is the
+        typical size of the cards read whole, or else the one of a few that reads best."""
+        typical = float(np.median([np.linalg.norm(r.corners[1] - r.corners[0]) for r in whole])) if whole else 0.0
+        polygons = [r.corners.reshape(-1, 1, 2).astype(np.float32) for r in whole]
+        # A corner of a card already read, even one its outline misses by a little, is no other card.
+        corners = [c for c in find_corners(frame, self.params.detect)
+                   if all(cv2.pointPolygonTest(p, c.point, True) < -0.1 * typical for p in polygons)]
+        if not corners:
+            return []
+        if whole:
+            widths = [typical * 0.85, typical, typical * 1.18]
+        else:
+            widths = list(max(frame.shape[:2]) * np.geomspace(0.12, 0.45, 6))
+        model = self.model.corners
+        no_index = model.classes.index(NO_INDEX)
+        best_p = best_w = None
+        for width in widths:
+            p = model.proba(index_features(index_patches(frame, corners, [width] * len(corners), self.model.aspect)))
+            if best_p is None:
+                best_p, best_w = p, np.full(len(corners), width)
+            else:
+                better = p[:, no_index] < best_p[:, no_index]
+                best_p[better], best_w[better] = p[better], width
+        def values_of(i: int) -> dict[str, float]:
+            return {cls: float(best_p[i, k] / (1 - best_p[i, no_index])) for k, cls in enumerate(model.classes)
+                    if k != no_index}
+
+        readings: list[CardReading] = []
+        for i in np.argsort(best_p[:, no_index]):
+            certainty = 1 - best_p[i, no_index]
+            if certainty < self.params.min_certainty:
+                break
+            c, width = corners[i], best_w[i]
+            p, r, d = np.array(c.point), np.array(c.right), np.array(c.down)
+            index_at = p + r * width * INDEX_FRACTION[0] / 2 + d * width * self.model.aspect * INDEX_FRACTION[1] / 2
+            height = width * self.model.aspect
+            quad = np.array([p, p + r * width, p + r * width + d * height, p + d * height], np.float32)
+            # An index under a card read whole would not show; two corners that place the same
+            # card in about the same place are one card.
+            if any(cv2.pointPolygonTest(q, (float(index_at[0]), float(index_at[1])), False) >= 0 for q in polygons):
+                continue
+            if any(_iou(quad, k.corners) > 0.5 for k in whole) or any(
+                    _iou(quad, k.corners) > (0.1 if k.values and max(k.values, key=k.values.get) == max(
+                        values_of(i), key=values_of(i).get) else 0.5) for k in readings):
+                continue
+            colours: dict[str, float] = {}
+            if self.model.colours is not None:
+                patch = index_patches(frame, [c], [width], self.model.aspect)
+                face = cv2.resize(patch[0], CARD_SIZE, interpolation=cv2.INTER_LINEAR)[None]
+                colours = dict(zip(self.model.colours.classes, map(float, self.model.colours.proba(colour_features(face))[0])))
+            readings.append(CardReading(quad, 0.0, colours, values_of(i), float(certainty), True,
+                                        (float(index_at[0]), float(index_at[1]))))
+        return readings
+
     def _reading(self, corners, value_p, certainty, colour_p, back_p) -> CardReading:
         classes = self.model.values.classes
         real = [i for i, c in enumerate(classes) if c not in (FACE_DOWN, NOT_A_CARD)]
@@ -204,6 +280,7 @@ def enrol(photos: Iterable[tuple[np.ndarray, Sequence[Box]]], params: ReaderPara
     rng = np.random.default_rng(seed)
     report = EnrolReport()
     value_x, value_y, groups, colour_x, colour_y = [], [], [], [], []
+    corner_patches, corner_y, aspects = [], [], []
     for image, boxes in photos:
         quads = [portrait(q.corners) for q in card_detect.find_quads(image, params.detect, select=False)]
         positives = []
@@ -228,17 +305,56 @@ def enrol(photos: Iterable[tuple[np.ndarray, Sequence[Box]]], params: ReaderPara
             if colour is not None and value != FACE_DOWN:
                 colour_x.extend(colour_features(faces[:1]))
                 colour_y.append(colour)
+            patches, labels, aspect = _corner_examples(image, corners, value)
+            corner_patches.append(patches)
+            corner_y.extend(labels)
+            aspects.append(aspect)
         negatives = [q for q in quads if not any(_iou(q, p) > 0.6 for p in positives)]
         if negatives:
             value_x.extend(shape_features(rectify(image, negatives)))
             value_y.extend([NOT_A_CARD] * len(negatives))
             groups.extend(range(-report.negatives - len(negatives), -report.negatives))
             report.negatives += len(negatives)
+        if positives:
+            patches = _corner_negatives(image, positives, params, float(np.median(aspects)))
+            corner_patches.append(patches)
+            corner_y.extend([NO_INDEX] * len(patches))
     if not value_x:
         raise EnrolmentError("no labelled card was found in the enrolment photos")
+    corner_x = index_features(np.concatenate(corner_patches)) if corner_patches else None
     model = train(np.array(value_x), value_y, groups, part_slices(),
-                  np.array(colour_x) if colour_x else None, colour_y, dict(report.cards))
+                  np.array(colour_x) if colour_x else None, colour_y, corner_x, corner_y,
+                  float(np.median(aspects)) if aspects else 1.4, dict(report.cards))
     return model, report
+
+
+def _corner_examples(image, quad, value) -> tuple[np.ndarray, list[str], float]:
+    """Index patches of an enrolled card's four corners at its size and a little smaller and
+    larger (the size of a partly hidden card is guessed): its two index corners show its value,
+    the other two nothing; a back shows nothing anywhere. Also the card's height / width."""
+    sides = np.linalg.norm(quad[[1, 2, 3, 0]] - quad, axis=1)
+    width, height = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    aspect = float(height / width)
+    corners = card_corners(quad)
+    shown = [value, value, NO_INDEX, NO_INDEX] if value != FACE_DOWN else [NO_INDEX] * 4
+    patches, labels = [], []
+    for scale in (1.0, 0.85, 1.18):
+        patches.append(index_patches(image, corners, [width * scale] * 4, aspect))
+        labels += shown
+    patches.append(soften(patches[0][:2]))
+    labels += shown[:2]
+    return np.concatenate(patches), labels, aspect
+
+
+def _corner_negatives(image, cards: list[np.ndarray], params: ReaderParams, aspect: float) -> np.ndarray:
+    """Index patches of the photo's corners that are not corners of a labelled card."""
+    points = np.concatenate([q for q in cards])
+    width = float(np.median([np.linalg.norm(q[1] - q[0]) for q in cards]))
+    others = [c for c in find_corners(image, params.detect)
+              if np.min(np.linalg.norm(points - np.array(c.point), axis=1)) > 0.25 * width]
+    if not others:
+        return np.zeros((0, *index_patches(image, [], [], aspect).shape[1:]), np.uint8)
+    return index_patches(image, others, [width] * len(others), aspect)
 
 
 def labelled_photos(folder: str | Path, names: Sequence[str] | None = None):

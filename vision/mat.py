@@ -397,3 +397,19 @@ class MatLocator:
                                  last.age + 1)
             return self._last
         raise MatNotFound(missing, ours, foreign, reason)
+
+
+def find_mat(frame: np.ndarray, layouts: Sequence[MatLayout]) -> tuple[MatPose, MatLayout] | None:
+    """Which of ``layouts`` lies in ``frame`` (the one with most markers seen) and its pose, or
+    None when no known mat shows enough markers."""
+    if not layouts:
+        return None
+    seen = set(MatLocator(layouts[0]).detect(frame))
+    best = max(layouts, key=lambda layout: len(seen & set(layout.marker_ids())))
+    if not seen & set(best.marker_ids()):
+        return None
+    try:
+        return MatLocator(best).locate(frame), best
+    except MatNotFound:
+        return None
+

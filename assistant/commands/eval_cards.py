@@ -5,7 +5,8 @@ card's identity: ``"<colour> <value>"``, a single word such as ``king``, or ``fa
 reads every photo of DIR. A card is detected when a reading's centre lies inside its box
 (one-to-one); for two-part labels colour and value are also judged apart. With ``--split``
 ENROL_DIR and DIR are one folder: every other photo (1st, 3rd, ...) enrols, the rest are judged.
-Timing is single-threaded.
+A photo showing one of the shipped play mats is read as on the table (cards of the mat's card
+size); other photos are searched everywhere. Timing is single-threaded.
 """
 from __future__ import annotations
 
@@ -14,8 +15,10 @@ import json
 import cv2
 
 from assistant.commands.calibrate_cards import reader_params
+from assistant.commands.print_mat import all_mat_layouts
 from vision.cards import CardReader, enrol, labelled_photos
 from vision.evaluate import Found, evaluate, read_labels
+from vision.mat import find_mat
 
 
 def add_parser(kinds) -> None:
@@ -42,8 +45,14 @@ def run(args, settings) -> int:
             raise UsageError("--split judges and enrols from one folder: give the same DIR and ENROL_DIR")
     model, enrolled = enrol(labelled_photos(args.enrol, enrol_names), params)
     reader = CardReader(model, params)
-    report = evaluate(args.folder, lambda image: [Found(*r.centre, r.label) for r in reader.read(image)],
-                      images=judged)
+    mats = all_mat_layouts()
+
+    def read(image):
+        on_mat = find_mat(image, mats)
+        readings = reader.read(image, *on_mat) if on_mat else reader.read(image)
+        return [Found(*r.anchor, r.label) for r in readings]
+
+    report = evaluate(args.folder, read, images=judged)
     report["enrolled_cards"] = sum(enrolled.cards.values())
     report["enrol_missed"] = len(enrolled.missed)
     if args.json:

@@ -41,6 +41,17 @@ def mat_layout(game: str, paper: str, players: int) -> MatLayout:
     return layout_from_data(data, paper, players, str(source))
 
 
+def all_mat_layouts() -> list[MatLayout]:
+    """Every shipped mat (for each layout entry, at its largest number of players)."""
+    layouts = []
+    for game in GAMES:
+        source = resources.files("assistant.defaults") / "mats" / f"{game}.toml"
+        data = tomllib.loads(source.read_text("utf-8"))
+        for entry in data["layout"]:
+            layouts.append(layout_from_data(data, entry["paper"], max(entry["players"]), str(source)))
+    return layouts
+
+
 def zone_names(layout: MatLayout) -> dict:
     """What is printed in each zone, as translatable text."""
     names = {}

@@ -7,10 +7,12 @@ import pytest
 from assistant.commands.print_mat import mat_layout
 from engine.table import FACE_DOWN, Card
 from vision.card_model import CardModel, EnrolmentError
-from vision.cards import CardReader, CardReading, enrol
+from vision.card_corners import card_corners, find_corners, index_patches
+from vision.card_features import CARD_SIZE, portrait, rectify
+from vision.cards import CardReader, CardReading, ReaderParams, enrol
 from vision.evaluate import Box, Found, match
 from vision.mat import MatLocator
-from vision.synth.cards import HILO_COLOURS, HILO_VALUES, enrolment_tables, hilo_table
+from vision.synth.cards import CARD_MM, HILO_COLOURS, HILO_VALUES, enrolment_tables, hilo_table
 
 
 def boxes(scene):
@@ -132,3 +134,30 @@ def test_enrolment_needs_two_values():
     scene = hilo_table(mat_layout("hilo", "A2", 2), 51, deck=["red 5"] * 20, all_face_up=True)
     with pytest.raises(EnrolmentError, match="at least two different values"):
         enrol([(scene.frame, boxes(scene))])
+
+
+def test_an_index_corner_patch_shows_the_index_whichever_way_the_card_lies():
+    scene = hilo_table(mat_layout("hilo", "A2", 2), 71, all_face_up=True, shapes=((3, 3),), empty_rate=0.0)
+    card = scene.cards[0]
+    quad = portrait(card.corners)
+    face = rectify(scene.frame, [quad])[0]
+    width = np.linalg.norm(quad[1] - quad[0])
+    top_left, bottom_right, *_ = card_corners(quad)
+    patches = index_patches(scene.frame, [top_left, bottom_right], [width] * 2, CARD_MM[1] / CARD_MM[0])
+    ph, pw = patches.shape[1:3]
+    expected = [face[:ph, :pw], face[::-1, ::-1][:ph, :pw]]  # the second index is upside down
+    for patch, want in zip(patches, expected):
+        a = patch.astype(np.float32).ravel() - patch.mean()
+        b = want.astype(np.float32).ravel() - want.mean()
+        assert a @ b / (np.linalg.norm(a) * np.linalg.norm(b)) > 0.8
+
+
+def test_corners_are_found_where_cards_are():
+    layout = mat_layout("hilo", "A2", 2)
+    scene = hilo_table(layout, 72)
+    corners = find_corners(scene.frame, ReaderParams().detect)
+    card_points = np.concatenate([c.corners for c in scene.cards])
+    near = [c for c in corners if np.min(np.linalg.norm(card_points - np.array(c.point), axis=1)) < 6]
+    assert len(near) >= len(scene.cards)  # most cards show several corners
+    for c in corners:  # right then down turn like the image's x then y axes
+        assert c.right[0] * c.down[1] - c.right[1] * c.down[0] > 0

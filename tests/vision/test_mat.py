@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.mat import LayoutError, MatLocator, MatNotFound, Zone, layout_from_data
+from vision.mat import LayoutError, MatLocator, MatNotFound, Zone, find_mat, layout_from_data
 from vision.mat_print import mat_drawing, render
 
 MATS = Path(__file__).resolve().parents[2] / "config" / "mats"
@@ -140,3 +140,14 @@ def test_an_empty_table_names_every_marker():
     layout = layout_from_data(mat_data("holdup"), "A2", 4)
     with pytest.raises(MatNotFound, match="markers 24, 25, 26, 27 not visible; seen: none"):
         MatLocator(layout).locate(np.full((480, 640, 3), 128, np.uint8))
+
+
+def test_find_mat_tells_which_mat_is_on_the_table():
+    layouts = [layout_from_data(data, paper, max(entry["players"]))
+               for data in map(mat_data, ("hilo", "splitter", "excape", "holdup"))
+               for entry in data["layout"] for paper in [entry["paper"]]]
+    holdup = layout_from_data(mat_data("holdup"), "A2", 5)
+    frame, _ = photograph(holdup, QUAD)
+    pose, found = find_mat(frame, layouts)
+    assert (found.game, found.paper) == ("holdup", "A2") and pose.reprojection_px < 1.0
+    assert find_mat(np.full((480, 640, 3), 128, np.uint8), layouts) is None

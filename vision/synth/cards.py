@@ -232,6 +232,38 @@ def enrolment_tables(layout: MatLayout, seed: int, photo: Photo = Photo()) -> li
             hilo_table(layout, seed + 3, face_down_rate=0.7, **full)]
 
 
+def fanned_cards(labels: list[str], seed: int, size: tuple[int, int] = (960, 540),
+                 card_px: float = 170.0, step: float = 0.45) -> SynthScene:
+    """A hand of cards fanned on a table, each covering the right part of the one before, seen
+    from above (no mat); each card's box is that of its visible part."""
+    rng = np.random.default_rng(seed)
+    w, h = size
+    frame = _table_texture(h, w, rng).astype(np.uint8)
+    height = card_px
+    width = height * CARD_MM[0] / CARD_MM[1]
+    angle = rng.uniform(-8, 8)
+    start = np.array([w / 2 - (len(labels) - 1) * step * width / 2, h / 2 + rng.uniform(-20, 20)])
+    a = np.deg2rad(angle)
+    along = np.array([np.cos(a), -np.sin(a)])
+    cards, masks = [], []
+    for k, label in enumerate(labels):
+        centre = start + along * k * step * width + rng.uniform(-4, 4, 2)
+        corners = _card_corners_mm(centre / (width / CARD_MM[0]), angle + rng.uniform(-3, 3) + 180 * rng.integers(2))
+        corners = corners * (width / CARD_MM[0])
+        _paste(frame, label, corners, rng)
+        mask = np.zeros((h, w), np.uint8)
+        cv2.fillConvexPoly(mask, np.round(corners).astype(np.int32), 255)
+        masks = [cv2.bitwise_and(m, cv2.bitwise_not(mask)) for m in masks] + [mask]
+        cards.append((label, corners))
+    out = []
+    for (label, corners), mask in zip(cards, masks):
+        ys, xs = np.nonzero(mask)
+        visible = np.float32([[xs.min(), ys.min()], [xs.max(), ys.min()], [xs.max(), ys.max()], [xs.min(), ys.max()]])
+        out.append(SynthCard(visible, label))
+    frame = _spoil(frame.astype(np.float32), Photo(size=size, glare=(0.1, 0.3), blur=(0.3, 0.8)), rng)
+    return SynthScene(frame, out)
+
+
 def _card_corners_mm(centre, angle_deg: float) -> np.ndarray:
     """Corners of a card turned ``angle_deg`` counter-clockwise, clockwise from its own top-left."""
     w, h = CARD_MM
