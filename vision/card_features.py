@@ -73,7 +73,7 @@ def _tall(faces: np.ndarray) -> np.ndarray:
 SHAPE_PARTS = ("glyph", "index", "whole")
 
 
-def shape_features(faces: np.ndarray) -> np.ndarray:
+def shape_features(faces: np.ndarray, parts: tuple[bool, bool, bool] = (True, True, True)) -> np.ndarray:
     """What the printed value looks like, whatever its colour. One row per face, three parts
     (SHAPE_PARTS, each of unit length; :func:`part_slices` tells where each is):
 
@@ -85,24 +85,30 @@ def shape_features(faces: np.ndarray) -> np.ndarray:
     - ``whole``: the whole card at half resolution, softened (layout, pictures, back pattern).
 
     Ink is strong colour or darkness, whatever the hue; which parts matter depends on the deck,
-    and enrolment weighs them (see card_model).
+    and enrolment weighs them (see card_model). A part not asked for in ``parts`` is left zero.
     """
     n, h, w, _ = faces.shape
     hsv = cv2.cvtColor(_tall(faces), cv2.COLOR_BGR2HSV)
     ink = cv2.max(hsv[..., 1], cv2.bitwise_not(hsv[..., 2]))
     cards = ink.reshape(n, h, w)
-    glyphs = _hog(np.stack([_glyph(i) for i in cards]))
-    iw, ih = _INDEX
-    corners = np.concatenate([cards[:, :ih, :iw], cards[:, h - ih:, w - iw:][:, ::-1, ::-1]]).astype(np.float32)
-    index = _hog(corners)
-    index = index[:n] + index[n:]
-    # Soften fine print (back patterns, paper texture) that sharp and blurred photos show
-    # differently; the layout of the card is far coarser.
-    half = cv2.GaussianBlur(cv2.resize(ink, (w // 2, n * h // 2), interpolation=cv2.INTER_AREA), (5, 5), 0.8)
-    whole = _hog(half.reshape(n, h // 2, w // 2).astype(np.float32))
-    return np.concatenate([_unit(glyphs), _unit(index), _unit(whole)], axis=1)
+    out = np.zeros((n, part_slices()[-1].stop), np.float32)
+    glyph, index, whole = part_slices()
+    if parts[0]:
+        out[:, glyph] = _unit(_hog(np.stack([_glyph(i) for i in cards])))
+    if parts[1]:
+        iw, ih = _INDEX
+        corners = np.concatenate([cards[:, :ih, :iw], cards[:, h - ih:, w - iw:][:, ::-1, ::-1]])
+        both = _hog(corners.astype(np.float32))
+        out[:, index] = _unit(both[:n] + both[n:])
+    if parts[2]:
+        # Soften fine print (back patterns, paper texture) that sharp and blurred photos show
+        # differently; the layout of the card is far coarser.
+        half = cv2.GaussianBlur(cv2.resize(ink, (w // 2, n * h // 2), interpolation=cv2.INTER_AREA), (5, 5), 0.8)
+        out[:, whole] = _unit(_hog(half.reshape(n, h // 2, w // 2).astype(np.float32)))
+    return out
 
 
+@lru_cache(maxsize=1)
 def part_slices() -> list[slice]:
     """Where each of SHAPE_PARTS lies in a row of :func:`shape_features`."""
     sizes = [_hog_size(_GLYPH), _hog_size(_INDEX), _hog_size((CARD_SIZE[0] // 2, CARD_SIZE[1] // 2))]

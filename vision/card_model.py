@@ -206,6 +206,12 @@ class CardModel:
     def knows_backs(self) -> bool:
         return self.backs is not None
 
+    def shape_parts_used(self, parts: Sequence[slice]) -> tuple[bool, ...]:
+        """Which shape-feature parts the value and back classifiers weigh at all (the others
+        need not be computed)."""
+        models = [m for m in (self.values, self.backs) if m is not None]
+        return tuple(any(bool(np.any(m.weights[p])) for m in models) for p in parts)
+
     def save(self, path: str | Path) -> None:
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)

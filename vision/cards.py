@@ -37,7 +37,7 @@ class CardReading:
     and of each value (each summing to 1). ``certainty`` is the probability it is a card at all.
 
     A card read by one visible corner (the rest hidden under other cards or things) has
-    ``hidden`` set; its corners are then where the card would be, and ``anchor`` is its index.
+    ``hidden`` set; its corners are then where the card would be, and ``index_at`` its index.
     """
 
     corners: np.ndarray
@@ -123,7 +123,7 @@ class CardReader:
         if not candidates:
             return []
         faces = rectify(frame, candidates)
-        features = shape_features(faces)
+        features = shape_features(faces, self.model.shape_parts_used(part_slices()))
         values = self.model.values.proba(features)
         classes = self.model.values.classes
         not_card = values[:, classes.index(NOT_A_CARD)] if NOT_A_CARD in classes else np.zeros(len(faces))
@@ -183,13 +183,31 @@ class CardReader:
                    if all(cv2.pointPolygonTest(p, c.point, True) < -0.1 * typical for p in polygons)]
         if not corners:
             return []
-        if whole:
-            widths = [typical * 0.85, typical, typical * 1.18]
-        else:
-            widths = list(max(frame.shape[:2]) * np.geomspace(0.12, 0.45, 6))
+        widths = [typical * 0.85, typical, typical * 1.18] if whole else \
+            list(max(frame.shape[:2]) * np.geomspace(0.12, 0.45, 6))
+        probabilities, sizes = self._corner_values(frame, corners, widths)
+        readings: list[CardReading] = []
+        for i in np.argsort(-probabilities.sum(axis=1)):
+            certainty = float(probabilities[i].sum())
+            if certainty < self.params.min_certainty:
+                break
+            reading = self._corner_reading(frame, corners[i], sizes[i], probabilities[i] / certainty, certainty)
+            # An index under a card read whole would not show; two corners that place a card of
+            # the same value about the same place are one card.
+            if any(cv2.pointPolygonTest(q, reading.anchor, False) >= 0 for q in polygons):
+                continue
+            if any(_iou(reading.corners, k.corners) > 0.5 for k in whole) or any(
+                    _iou(reading.corners, k.corners) > (0.1 if k.value == reading.value else 0.5) for k in readings):
+                continue
+            readings.append(reading)
+        return readings
+
+    def _corner_values(self, frame, corners, widths) -> tuple[np.ndarray, np.ndarray]:
+        """For each corner, the probability of each value (NO_INDEX left out, so a row sums to
+        the probability that an index shows) at the card width that reads best, and that width."""
         model = self.model.corners
         no_index = model.classes.index(NO_INDEX)
-        best_p = best_w = None
+        best_p, best_w = None, None
         for width in widths:
             p = model.proba(index_features(index_patches(frame, corners, [width] * len(corners), self.model.aspect)))
             if best_p is None:
@@ -197,36 +215,23 @@ class CardReader:
             else:
                 better = p[:, no_index] < best_p[:, no_index]
                 best_p[better], best_w[better] = p[better], width
-        def values_of(i: int) -> dict[str, float]:
-            return {cls: float(best_p[i, k] / (1 - best_p[i, no_index])) for k, cls in enumerate(model.classes)
-                    if k != no_index}
+        return np.delete(best_p, no_index, axis=1), best_w
 
-        readings: list[CardReading] = []
-        for i in np.argsort(best_p[:, no_index]):
-            certainty = 1 - best_p[i, no_index]
-            if certainty < self.params.min_certainty:
-                break
-            c, width = corners[i], best_w[i]
-            p, r, d = np.array(c.point), np.array(c.right), np.array(c.down)
-            index_at = p + r * width * INDEX_FRACTION[0] / 2 + d * width * self.model.aspect * INDEX_FRACTION[1] / 2
-            height = width * self.model.aspect
-            quad = np.array([p, p + r * width, p + r * width + d * height, p + d * height], np.float32)
-            # An index under a card read whole would not show; two corners that place the same
-            # card in about the same place are one card.
-            if any(cv2.pointPolygonTest(q, (float(index_at[0]), float(index_at[1])), False) >= 0 for q in polygons):
-                continue
-            if any(_iou(quad, k.corners) > 0.5 for k in whole) or any(
-                    _iou(quad, k.corners) > (0.1 if k.values and max(k.values, key=k.values.get) == max(
-                        values_of(i), key=values_of(i).get) else 0.5) for k in readings):
-                continue
-            colours: dict[str, float] = {}
-            if self.model.colours is not None:
-                patch = index_patches(frame, [c], [width], self.model.aspect)
-                face = cv2.resize(patch[0], CARD_SIZE, interpolation=cv2.INTER_LINEAR)[None]
-                colours = dict(zip(self.model.colours.classes, map(float, self.model.colours.proba(colour_features(face))[0])))
-            readings.append(CardReading(quad, 0.0, colours, values_of(i), float(certainty), True,
-                                        (float(index_at[0]), float(index_at[1]))))
-        return readings
+    def _corner_reading(self, frame, corner, width: float, values: np.ndarray, certainty: float) -> CardReading:
+        """A card of ``width`` pixels placed by its index corner (the rest may be hidden)."""
+        p, r, d = np.array(corner.point), np.array(corner.right), np.array(corner.down)
+        height = width * self.model.aspect
+        quad = np.array([p, p + r * width, p + r * width + d * height, p + d * height], np.float32)
+        index_at = p + r * width * INDEX_FRACTION[0] / 2 + d * height * INDEX_FRACTION[1] / 2
+        classes = [c for c in self.model.corners.classes if c != NO_INDEX]
+        colours: dict[str, float] = {}
+        if self.model.colours is not None:
+            patch = index_patches(frame, [corner], [width], self.model.aspect)[0]
+            face = cv2.resize(patch, CARD_SIZE, interpolation=cv2.INTER_LINEAR)[None]
+            p_colour = self.model.colours.proba(colour_features(face))[0]
+            colours = dict(zip(self.model.colours.classes, map(float, p_colour)))
+        return CardReading(quad, 0.0, colours, dict(zip(classes, map(float, values))), certainty, True,
+                           (float(index_at[0]), float(index_at[1])))
 
     def _reading(self, corners, value_p, certainty, colour_p, back_p) -> CardReading:
         classes = self.model.values.classes
