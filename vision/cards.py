@@ -89,6 +89,7 @@ class ReaderParams:
     mat_size_range: float = 1.8       # on the mat, a card's area may differ this much from the layout's
     mat_aspect_tolerance: float = 0.2  # and its proportions by this fraction
     partial_cards: bool = True         # off the mat, also read cards of which only a corner shows
+    partial_certainty: float = 0.9     # least certainty of a card read by one corner (less evidence)
 
     @classmethod
     def from_settings(cls, section: Mapping[str, Any]) -> "ReaderParams":
@@ -96,7 +97,8 @@ class ReaderParams:
                    float(section.get("min_certainty", cls.min_certainty)),
                    float(section.get("mat_size_range", cls.mat_size_range)),
                    float(section.get("mat_aspect_tolerance", cls.mat_aspect_tolerance)),
-                   bool(section.get("partial_cards", cls.partial_cards)))
+                   bool(section.get("partial_cards", cls.partial_cards)),
+                   float(section.get("partial_certainty", cls.partial_certainty)))
 
 
 class CardReader:
@@ -189,17 +191,19 @@ class CardReader:
         readings: list[CardReading] = []
         for i in np.argsort(-probabilities.sum(axis=1)):
             certainty = float(probabilities[i].sum())
-            if certainty < self.params.min_certainty:
+            if certainty < max(self.params.min_certainty, self.params.partial_certainty):
                 break
             reading = self._corner_reading(frame, corners[i], sizes[i], probabilities[i] / certainty, certainty)
-            # An index under a card read whole would not show; two corners that place a card of
-            # the same value about the same place are one card.
+            # An index under a card already read would not show (corners of one card - its other
+            # index, a pip, the picture - would otherwise each read as a card); two corners that
+            # place a card of the same value about the same place are one card.
             if any(cv2.pointPolygonTest(q, reading.anchor, False) >= 0 for q in polygons):
                 continue
             if any(_iou(reading.corners, k.corners) > 0.5 for k in whole) or any(
                     _iou(reading.corners, k.corners) > (0.1 if k.value == reading.value else 0.5) for k in readings):
                 continue
             readings.append(reading)
+            polygons.append(reading.corners.reshape(-1, 1, 2).astype(np.float32))
         return readings
 
     def _corner_values(self, frame, corners, widths) -> tuple[np.ndarray, np.ndarray]:

@@ -4,7 +4,8 @@ The reader first enrols the deck from ``ENROL_DIR/labels.csv`` (same format; a l
 card's identity: ``"<colour> <value>"``, a single word such as ``king``, or ``face-down``), then
 reads every photo of DIR. A card is detected when a reading's centre lies inside its box
 (one-to-one); for two-part labels colour and value are also judged apart. With ``--split``
-ENROL_DIR and DIR are one folder: every other photo (1st, 3rd, ...) enrols, the rest are judged.
+ENROL_DIR and DIR are one folder: every other photo (1st, 3rd, ...) enrols, the rest are judged
+(``--split-offset 1`` swaps the halves).
 A photo showing one of the shipped play mats is read as on the table (cards of the mat's card
 size); other photos are searched everywhere. Timing is single-threaded.
 """
@@ -28,6 +29,8 @@ def add_parser(kinds) -> None:
                         help="photos of the same deck with their labels.csv, to learn it from")
     parser.add_argument("--split", action="store_true",
                         help="DIR = ENROL_DIR: enrol on every other photo and judge the others")
+    parser.add_argument("--split-offset", type=int, choices=(0, 1), default=0, metavar="0|1",
+                        help="with --split, 1 swaps the halves: enrol on the 2nd, 4th, ... photo")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=run)
 
@@ -40,7 +43,7 @@ def run(args, settings) -> int:
     enrol_names = judged = None
     if args.split:
         names = sorted(read_labels(args.folder))
-        enrol_names, judged = names[0::2], names[1::2]
+        enrol_names, judged = names[args.split_offset::2], names[1 - args.split_offset::2]
         if read_labels(args.enrol).keys() != read_labels(args.folder).keys():
             raise UsageError("--split judges and enrols from one folder: give the same DIR and ENROL_DIR")
     model, enrolled = enrol(labelled_photos(args.enrol, enrol_names), params)
