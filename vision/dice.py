@@ -1,12 +1,16 @@
 """Find every six-sided die in a frame and read its top face and body colour.
 
-Two small networks (ONNX, run by ``cv2.dnn``; trained by ``vision/training/train_dice.py``):
+Three small networks (ONNX, run by ``cv2.dnn``; trained by ``vision/training/train_dice.py``):
 
 1. the *detector* looks at the frame reduced to ``detector_width`` px and proposes top-face
    centres with a rough die size;
-2. the *face network* looks at a patch around each proposal at full resolution, says whether
-   it is a die, gives a probability for each pip face, and corrects the centre and size; it runs
-   ``face_passes`` times, each time on a patch re-centred on the last answer.
+2. the *checker*, a tiny patch network, looks at each proposal at full resolution, says whether
+   it is a die and corrects its centre and size;
+3. the *face network*, a larger patch network run only on the dice the checker kept, gives a
+   probability for each pip face and corrects the centre once more.
+
+Both patch networks give the same outputs (die logit, six face logits, centre shift, size
+ratio; ``vision.dice_patches``), so either can stand in for the other.
 
 The die's angle comes from the patch's edges, its colour from the median of its top face matched
 against a palette. Dice with printed faces (the Excape 1-7 and X) are read against faces enrolled
@@ -30,6 +34,7 @@ from vision.dice_patches import (DETECTOR_STRIDE, PATCH_CONTEXT, PATCH_SIDE, PIP
                                  pyramid)
 
 DETECTOR_MODEL = "dice_detector.onnx"
+CHECKER_MODEL = "dice_checker.onnx"
 FACE_MODEL = "dice_faces.onnx"
 
 
@@ -69,25 +74,27 @@ class DiceReader:
     def __init__(
         self,
         detector: cv2.dnn.Net,
+        checker: cv2.dnn.Net,
         face_network: cv2.dnn.Net,
         palette: Palette,
-        detector_width: int = 320,
-        proposal_threshold: float = 0.2,
+        detector_width: int = 448,
+        proposal_threshold: float = 0.1,
         min_confidence: float = 0.5,
-        face_passes: int = 2,
         max_dice: int = 40,
+        face_turns: int = 1,
         enrolled: EnrolledFaces | None = None,
     ):
-        if face_passes < 1:
-            raise DiceReaderError(f"face_passes must be at least 1, not {face_passes}")
+        if face_turns not in (1, 2, 3, 4):
+            raise DiceReaderError(f"face_turns must be 1 to 4, not {face_turns}")
         self.detector = detector
+        self.checker = checker
         self.face_network = face_network
         self.palette = palette
         self.detector_width = detector_width
         self.proposal_threshold = proposal_threshold
         self.min_confidence = min_confidence
-        self.face_passes = face_passes
         self.max_dice = max_dice
+        self.face_turns = face_turns
         self.enrolled = enrolled
 
     @classmethod
@@ -100,13 +107,14 @@ class DiceReader:
             raise DiceReaderError(f"vision.dice.faces must be \"pips\" or \"enrolled\", not {section['faces']!r}")
         return cls(
             detector=load_network(section["detector_model"] or DETECTOR_MODEL),
+            checker=load_network(section["checker_model"] or CHECKER_MODEL),
             face_network=load_network(section["face_model"] or FACE_MODEL),
             palette=Palette.parse(section["palette"]),
             detector_width=section["detector_width"],
             proposal_threshold=section["proposal_threshold"],
             min_confidence=section["min_confidence"],
-            face_passes=section["face_passes"],
             max_dice=section["max_dice"],
+            face_turns=section["face_turns"],
             enrolled=enrolled,
         )
 
@@ -155,26 +163,33 @@ class DiceReader:
         return self._refine(frame, proposals, self.min_confidence) if len(proposals) else []
 
     def _refine(self, frame: np.ndarray, proposals: np.ndarray, minimum: float):
-        """Run the face passes on (x, y, side) proposals; keep the confident, distinct dice."""
+        """Check (x, y, side) proposals, keep the confident distinct dice, and read their faces."""
         levels = pyramid(frame, float(proposals[:, 2].max()) * 1.5)
-        for _ in range(self.face_passes):
-            patches = [patch(levels, x, y, side) for x, y, side in proposals]
-            out = self._run_faces(patches)
-            span = proposals[:, 2:3] * PATCH_CONTEXT
-            proposals = np.hstack([proposals[:, :2] + out[:, 7:9] * span,
-                                   proposals[:, 2:3] * np.exp(np.clip(out[:, 9:10], -0.7, 0.7))])
-        confidence = _sigmoid(out[:, 0])
+        checked = _run(self.checker, [patch(levels, *p) for p in proposals])
+        proposals = _moved(proposals, checked)
+        confidence = _sigmoid(checked[:, 0])
+        keep = _suppress(proposals, confidence, minimum)[: self.max_dice]
+        if not keep:
+            return []
+        proposals, confidence = proposals[keep], confidence[keep]
+        patches = [patch(levels, *p) for p in proposals]
+        # the face is read from the patch in each quarter turn, and the probabilities averaged
+        turned = [np.ascontiguousarray(np.rot90(p, k)) for k in range(self.face_turns) for p in patches]
+        out = _run(self.face_network, turned).reshape(self.face_turns, len(patches), -1)
+        faces = _softmax(out[:, :, 1:7]).mean(axis=0)
+        confidence = np.sqrt(confidence * _sigmoid(out[0, :, 0]))  # both networks must agree it is a die
+        proposals = _moved(proposals, out[0])
         found = []
-        for i in _suppress(proposals, confidence, minimum)[: self.max_dice]:
-            square = patch(levels, *proposals[i])
-            found.append((self._reading(proposals[i], confidence[i], out[i], square), square))
+        for i in _suppress(proposals, confidence, minimum):  # answers the last move brought together
+            proposal, score, probabilities = proposals[i], confidence[i], faces[i]
+            square = patch(levels, *proposal)
+            found.append((self._reading(proposal, score, probabilities, square), square))
         return found
 
     def propose(self, frame: np.ndarray) -> np.ndarray:
         """(x, y, side) rows in frame pixels: local maxima of the detector's centre map."""
         small, scale = detector_input(frame, self.detector_width)
-        self.detector.setInput(cv2.dnn.blobFromImage(small, 1 / 255))
-        maps = self.detector.forward()[0]
+        maps = _run(self.detector, [small])[0]
         heat = _sigmoid(maps[0])
         peaks = (heat >= self.proposal_threshold) & (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8)))
         rows, cols = np.nonzero(peaks)
@@ -185,17 +200,13 @@ class DiceReader:
         side = np.exp(np.clip(maps[1, rows, cols], 1.0, 6.0)) / scale
         return np.stack([x, y, side], axis=1).astype(np.float64)
 
-    def _run_faces(self, patches: Sequence[np.ndarray]) -> np.ndarray:
-        self.face_network.setInput(cv2.dnn.blobFromImages(list(patches), 1 / 255))
-        return self.face_network.forward().astype(np.float64)
-
-    def _reading(self, proposal, confidence: float, out: np.ndarray, square: np.ndarray) -> DieReading:
+    def _reading(self, proposal, confidence: float, pips: np.ndarray, square: np.ndarray) -> DieReading:
         x, y, side = (float(v) for v in proposal)
         angle = _edge_angle(square)
         if self.enrolled is not None:
             faces = self.enrolled.probabilities(face_square(square, angle))
         else:
-            faces = dict(zip(PIP_FACES, _softmax(out[1:7]).round(4).tolist()))
+            faces = dict(zip(PIP_FACES, pips.round(4).tolist()))
         return DieReading(
             x=round(x, 1), y=round(y, 1), box=((round(x, 1), round(y, 1)), (round(side, 1),) * 2, round(angle, 1)),
             faces=faces, confidence=round(float(confidence), 4), colour=self.palette.name(square))
@@ -214,6 +225,24 @@ def load_network(name_or_path: str) -> cv2.dnn.Net:
         raise DiceReaderError(f"{path}: not a readable ONNX model ({exc.msg.strip() or exc})") from None
 
 
+def _run(network: cv2.dnn.Net, images: Sequence[np.ndarray]) -> np.ndarray:
+    """The network's output for same-sized BGR images given as an NCHW blob in 0..1.
+
+    Built with numpy: ``cv2.dnn.blobFromImage`` is many times slower on some OpenCV builds.
+    """
+    blob = np.stack(images).transpose(0, 3, 1, 2).astype(np.float32)
+    blob *= np.float32(1 / 255)
+    network.setInput(blob)
+    return network.forward().astype(np.float64)
+
+
+def _moved(proposals: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """Proposals with the centre shift and size ratio a patch network answered applied."""
+    span = proposals[:, 2:3] * PATCH_CONTEXT
+    return np.hstack([proposals[:, :2] + out[:, 7:9] * span,
+                      proposals[:, 2:3] * np.exp(np.clip(out[:, 9:10], -0.7, 0.7))])
+
+
 def _check_frame(frame) -> None:
     if not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
         raise ValueError("the dice reader needs an 8-bit BGR colour image")
@@ -224,45 +253,60 @@ def _sigmoid(x: np.ndarray) -> np.ndarray:
 
 
 def _softmax(x: np.ndarray) -> np.ndarray:
-    e = np.exp(x - x.max())
-    return e / e.sum()
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+_APART = 0.5    # least centre distance of two dice, in the larger one's sides
+_LARGER = 1.35  # side ratio from which the larger of two clashing answers is the die
 
 
 def _suppress(proposals: np.ndarray, confidence: np.ndarray, minimum: float) -> list[int]:
-    """Indices of confident proposals, dropping any whose centre lies within half a die of a better one."""
+    """Indices of confident proposals, dropping any whose centre is too near a better one's.
+
+    Two dice lying flat are at least a side apart; nearer answers are one die seen twice, or a
+    part of a die taken for a small die of its own (one pip of a 2 read as a 1; a side face seen
+    by an oblique camera). Of such a clash the clearly larger answer wins, else the surer one.
+    """
     kept: list[int] = []
     for i in np.argsort(-confidence):
         if confidence[i] < minimum:
             break
         x, y, side = proposals[i]
-        if all(math.hypot(x - proposals[k, 0], y - proposals[k, 1]) > 0.5 * min(side, proposals[k, 2])
-               for k in kept):
+        clash = [k for k in kept
+                 if math.hypot(x - proposals[k, 0], y - proposals[k, 1]) < _APART * max(side, proposals[k, 2])]
+        if not clash:
             kept.append(int(i))
-    return kept
+        elif all(side > _LARGER * proposals[k, 2] for k in clash):
+            kept = [k for k in kept if k not in clash] + [int(i)]
+    return sorted(kept, key=lambda k: -confidence[k])
 
 
 def _edge_angle(square: np.ndarray) -> float:
     """The die's rotation in [0, 90) degrees: the dominant edge direction near the patch centre.
 
-    Square outlines put their gradient energy at four directions 90 degrees apart, so averaging
-    the gradient angle times four cancels round pips and keeps the outline.
+    Square outlines put their gradient energy at four directions 90 degrees apart, so summing
+    the gradient's direction at four times its angle (the complex gradient to the fourth power,
+    over its squared length) weighted by the squared length cancels round pips and keeps the
+    outline.
     """
     grey = cv2.cvtColor(square, cv2.COLOR_BGR2GRAY).astype(np.float32)
     gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
-    weight = (gx * gx + gy * gy) * _WINDOW
-    theta = np.arctan2(gy, gx)
-    c = float((weight * np.cos(4 * theta)).sum())
-    s = float((weight * np.sin(4 * theta)).sum())
+    c2, s2 = gx * gx - gy * gy, 2 * gx * gy
+    weight = _WINDOW / (gx * gx + gy * gy + 1e-3)  # leaves the squared magnitude as the weight
+    c = float(((c2 * c2 - s2 * s2) * weight).sum())
+    s = float((2 * c2 * s2 * weight).sum())
     return math.degrees(math.atan2(s, c) / 4) % 90
 
 
 def _window() -> np.ndarray:
-    """Weights over the patch: the die outline (half a side from the centre) counts the most."""
+    """Weights over the patch: a ring over the die outline (0.5 to 0.7 sides from the centre),
+    clear of the pips (within 0.48 sides)."""
     middle = (PATCH_SIDE - 1) / 2
     yy, xx = np.mgrid[0:PATCH_SIDE, 0:PATCH_SIDE].astype(np.float32)
     radius = np.hypot(xx - middle, yy - middle) / (PATCH_SIDE / PATCH_CONTEXT)
-    return np.exp(-((radius - 0.55) ** 2) / (2 * 0.15 ** 2)).astype(np.float32)
+    return np.exp(-((radius - 0.6) ** 2) / (2 * 0.1 ** 2)).astype(np.float32)
 
 
 _WINDOW = _window()

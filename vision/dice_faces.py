@@ -2,8 +2,9 @@
 
 Each enrolled die becomes a small grey square of its top face, turned upright by the die's edge
 angle and normalised (zero mean, unit length), stored in its four quarter turns because an upright
-die may still lie any of four ways. A die is read by correlating its square with every stored
-one: a face's score is its best correlation, and a softmax of the scores gives probabilities.
+die may still lie any of four ways. A die is read by correlating its square, at every shift of up
+to ``SLACK`` px (the found centre is not exact), with every stored one: a face's score is its best
+correlation, and a softmax of the scores gives probabilities.
 Correlation ignores brightness and contrast, and its magnitude ignores which of ink and body is
 darker, so dark dice with light print match light dice with dark print.
 """
@@ -20,6 +21,7 @@ import numpy as np
 from vision.dice_patches import PATCH_CONTEXT, PATCH_SIDE
 
 SQUARE = 20          # side of the compared face square, px
+SLACK = 2            # px of shift tried each way when comparing
 SHARPNESS = 25.0     # softmax scale on correlations (a gap of 0.1 is a 12:1 preference)
 _FACE_SPAN = 0.8     # of the die side: the printed area, without the rounded rim
 
@@ -29,16 +31,26 @@ class EnrolledFacesError(ValueError):
 
 
 def face_square(square: np.ndarray, angle: float) -> np.ndarray:
-    """The normalised upright top face of the die centred in a reader patch, as a flat vector."""
+    """The upright grey top face of the die centred in a reader patch, ``SQUARE + 2 * SLACK`` px."""
     middle = (PATCH_SIDE - 1) / 2
+    side = SQUARE + 2 * SLACK
     scale = SQUARE / (PATCH_SIDE / PATCH_CONTEXT * _FACE_SPAN)
     matrix = cv2.getRotationMatrix2D((middle, middle), angle, scale)
-    matrix[:, 2] += (SQUARE - 1) / 2 - middle
+    matrix[:, 2] += (side - 1) / 2 - middle
     grey = cv2.cvtColor(square, cv2.COLOR_BGR2GRAY)
-    upright = cv2.warpAffine(grey, matrix, (SQUARE, SQUARE), flags=cv2.INTER_AREA,
-                             borderMode=cv2.BORDER_REPLICATE).astype(np.float32).ravel()
-    upright -= upright.mean()
-    return upright / max(float(np.linalg.norm(upright)), 1e-6)
+    return cv2.warpAffine(grey, matrix, (side, side), flags=cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+
+
+def _normalised(rows: np.ndarray) -> np.ndarray:
+    rows = rows - rows.mean(axis=1, keepdims=True)
+    return rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-6)
+
+
+def _windows(face: np.ndarray) -> np.ndarray:
+    """Every SQUARE x SQUARE window of a face square, normalised, one per row."""
+    shifts = range(2 * SLACK + 1)
+    return _normalised(np.array([face[y:y + SQUARE, x:x + SQUARE].ravel() for y in shifts for x in shifts]))
 
 
 @dataclass(frozen=True)
@@ -49,22 +61,23 @@ class EnrolledFaces:
 
     @classmethod
     def from_samples(cls, samples: Mapping[str, Iterable[np.ndarray]]) -> "EnrolledFaces":
-        """From upright squares (``face_square``) by face; each is stored in its four quarter turns."""
+        """From upright face squares (``face_square``) by face; each is kept in its four quarter turns."""
         faces = tuple(samples)
         rows, labels = [], []
         for index, face in enumerate(faces):
-            for vector in samples[face]:
-                grid = vector.reshape(SQUARE, SQUARE)
+            for grid in samples[face]:
+                centre = grid[SLACK:SLACK + SQUARE, SLACK:SLACK + SQUARE]
                 for turn in range(4):
-                    rows.append(np.rot90(grid, turn).ravel())
+                    rows.append(np.rot90(centre, turn).ravel())
                     labels.append(index)
         if not rows:
             raise EnrolledFacesError("no enrolled dice faces")
-        return cls(faces, np.array(rows, np.float32), np.array(labels, np.int32))
+        return cls(faces, _normalised(np.array(rows, np.float32)), np.array(labels, np.int32))
 
-    def probabilities(self, vector: np.ndarray) -> dict[str, float]:
+    def probabilities(self, face: np.ndarray) -> dict[str, float]:
+        """Probability of each enrolled face for an upright face square (``face_square``)."""
         scores = np.full(len(self.faces), -1.0)
-        np.maximum.at(scores, self.labels, np.abs(self.vectors @ vector))
+        np.maximum.at(scores, self.labels, np.abs(_windows(face) @ self.vectors.T).max(axis=0))
         weights = np.exp(SHARPNESS * (scores - scores.max()))
         weights /= weights.sum()
         return {face: round(float(p), 4) for face, p in zip(self.faces, weights)}

@@ -229,12 +229,12 @@ def face_sample(photo: Photo, rng: np.random.Generator, negatives: list[tuple[fl
         cx, cy = rng.uniform(0, w), rng.uniform(0, h)
     nearest = min(photo.dice, key=lambda d: (d.x - cx) ** 2 + (d.y - cy) ** 2, default=None)
     distance = math.hypot(nearest.x - cx, nearest.y - cy) / nearest.side if nearest else math.inf
-    if positive or distance < 0.35:
+    if distance < 0.3:
         is_die = 1.0
-    elif distance > 0.7:
+    elif distance > 0.45:  # includes a die's side faces, which an oblique camera sees beside the top
         is_die = 0.0
     else:
-        return None  # half on a die: neither a clean positive nor a clean negative
+        return None  # neither a clean positive nor a clean negative
     image = jitter_colours(patch(photo.levels, cx, cy, assumed), rng, mild=True)
     span = assumed * PATCH_CONTEXT
     target = np.zeros(3, np.float32)
@@ -304,7 +304,7 @@ def mine_negatives(detector_path: Path, photos: list[Photo]) -> list[list[tuple[
     mined = []
     for photo in photos:
         found = [(x, y, side) for x, y, side in finder.propose(photo.image)
-                 if all(math.hypot(d.x - x, d.y - y) > 0.7 * d.side for d in photo.dice)]
+                 if all(math.hypot(d.x - x, d.y - y) > 0.45 * d.side for d in photo.dice)]
         mined.append(found)
     print(f"mined {sum(map(len, mined))} detector false alarms", flush=True)
     return mined
@@ -365,7 +365,7 @@ def main() -> None:
                         help="train every network, or one (checker and faces mine the detector in --out)")
     parser.add_argument("--detector-steps", type=int, default=2000)
     parser.add_argument("--checker-steps", type=int, default=1500)
-    parser.add_argument("--face-steps", type=int, default=3000)
+    parser.add_argument("--face-steps", type=int, default=6000)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--out", type=Path, default=MODELS)
     args = parser.parse_args()

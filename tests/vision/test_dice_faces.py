@@ -1,0 +1,93 @@
+"""Printed dice faces (Excape 1-7 and X) learned from a few photos, then read."""
+import functools
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from assistant import settings
+from engine.table import EXCAPE_FACES
+from vision.dice import DiceReader
+from vision.dice_faces import SLACK, SQUARE, EnrolledFaces, EnrolledFacesError
+from vision.synth.dice import Look, render_scene
+
+PRINTED = Look(printed=True, background="felt")
+
+
+def dice_settings(**changes):
+    nowhere = Path("/nonexistent")
+    section = settings.load(env={}, system_file=nowhere, user_path=nowhere).section("vision.dice")
+    return {**section, **changes}
+
+
+@functools.lru_cache(maxsize=1)
+def reader() -> DiceReader:
+    return DiceReader.from_settings(dice_settings())
+
+
+def photos_of(face, seed):
+    """Two enrolment photos of dice all showing ``face``."""
+    return [render_scene(seed + k, count=2, die_px=48, faces=(face,), colours=("white", "red", "blue"), look=PRINTED)
+            .image for k in range(2)]
+
+
+@functools.lru_cache(maxsize=1)
+def enrolled() -> EnrolledFaces:
+    return reader().enrol_faces({face: photos_of(face, 500 + 10 * i) for i, face in enumerate(EXCAPE_FACES)})
+
+
+def test_enrolment_learns_every_face_from_every_die():
+    assert enrolled().faces == EXCAPE_FACES
+    assert enrolled().counts() == {face: 4 for face in EXCAPE_FACES}
+
+
+@pytest.mark.parametrize("seed", [601, 602, 603])
+def test_enrolled_faces_read_a_new_scene(seed):
+    base = reader()
+    read = DiceReader(base.detector, base.checker, base.face_network, base.palette, enrolled=enrolled())
+    scene = render_scene(seed, count=6, die_px=48, faces=EXCAPE_FACES, colours=("white", "red", "blue", "yellow"),
+                         look=PRINTED)
+    readings = read.read(scene.image)
+    assert len(readings) == len(scene.dice)
+    for die in scene.dice:
+        near = min(readings, key=lambda r: math.hypot(r.x - die.x, r.y - die.y))
+        assert set(near.faces) == set(EXCAPE_FACES)
+        assert near.face == die.face, (near.faces, die)
+
+
+def test_save_and_load_round_trip(tmp_path):
+    path = tmp_path / "state" / "dice-faces.npz"
+    enrolled().save(path)
+    again = EnrolledFaces.load(path)
+    assert again.faces == enrolled().faces and np.array_equal(again.vectors, enrolled().vectors)
+    assert not list(path.parent.glob("*.partial"))
+
+
+def test_missing_or_corrupt_file_is_named(tmp_path):
+    with pytest.raises(EnrolledFacesError, match="calibrate dice-faces"):
+        DiceReader.from_settings(dice_settings(faces="enrolled"), tmp_path)
+    (tmp_path / "dice-faces.npz").write_bytes(b"garbage")
+    with pytest.raises(EnrolledFacesError, match="not an enrolled-faces file"):
+        EnrolledFaces.load(tmp_path / "dice-faces.npz")
+    np.savez(tmp_path / "odd.npz", faces=np.array(["1"]), vectors=np.zeros((4, 3)), labels=np.zeros(4))
+    with pytest.raises(EnrolledFacesError, match="inconsistent"):
+        EnrolledFaces.load(tmp_path / "odd.npz")
+
+
+def test_photo_without_a_die_is_named():
+    empty = render_scene(700, count=0).image
+    with pytest.raises(ValueError, match="face 7: no die found in photo 1"):
+        reader().enrol_faces({"7": [empty], "X": photos_of("X", 710)})
+
+
+def test_correlation_ignores_which_of_ink_and_body_is_darker_and_small_shifts():
+    side = SQUARE + 2 * SLACK
+    seven = np.zeros((side, side), np.float32)
+    seven[6:18, 11:13] = 1
+    seven[6:8, 6:18] = 1
+    cross = np.eye(side, dtype=np.float32) + np.fliplr(np.eye(side, dtype=np.float32))
+    faces = EnrolledFaces.from_samples({"7": [seven], "X": [cross]})
+    shifted_negative = 1 - np.roll(seven, (1, -2), axis=(0, 1))
+    assert faces.probabilities(shifted_negative)["7"] > 0.99
+    assert faces.probabilities(np.rot90(cross))["X"] > 0.99

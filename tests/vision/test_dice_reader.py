@@ -1,0 +1,152 @@
+"""The dice reader on synthetic scenes of every perturbation and on real photographs."""
+import functools
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from assistant import settings
+from vision.dice import DiceReader, DiceReaderError
+from vision.evaluate import Found, match, read_labels
+from vision.synth.dice import Look, render_scene
+
+DATASETS = Path(__file__).resolve().parents[2].parent / "shared" / "datasets"
+# the default palette's names, which the renderer can paint
+COLOURS = ("white", "black", "red", "green", "blue", "yellow", "purple", "orange")
+
+
+def dice_settings(**changes):
+    nowhere = Path("/nonexistent")
+    section = settings.load(env={}, system_file=nowhere, user_path=nowhere).section("vision.dice")
+    return {**section, **changes}
+
+
+@functools.lru_cache(maxsize=1)
+def reader() -> DiceReader:
+    return DiceReader.from_settings(dice_settings())
+
+
+def assert_reads(scene, readings, colours=True):
+    """Every die found near its top-face centre, with its face (and colour); nothing else found."""
+    assert len(readings) == len(scene.dice), (readings, scene.dice)
+    for die in scene.dice:
+        near = min(readings, key=lambda r: math.hypot(r.x - die.x, r.y - die.y))
+        assert math.hypot(near.x - die.x, near.y - die.y) < 0.2 * die.size, (near, die)
+        assert near.face == die.face, (near, die)
+        assert near.faces[die.face] > 0.5
+        assert abs(sum(near.faces.values()) - 1) < 0.01
+        if colours:
+            assert near.colour == die.colour, (near, die)
+
+
+PERTURBATIONS = {
+    "clean felt": Look(),
+    "axis-aligned": Look(rotation=False),
+    "wood": Look(background="wood"),
+    "cardboard": Look(background="cardboard"),
+    "dark mat": Look(background="mat"),
+    "grey tray": Look(background="tray"),
+    "oblique camera": Look(lean=0.35),
+    "perspective": Look(perspective=0.25),
+    "shadows and glare": Look(shadow=True, glare=True),
+    "out of focus": Look(blur=1.3),
+    "noisy sensor": Look(noise=8),
+    "touching dice": Look(touching=True),
+}
+
+
+# Weaknesses of the current networks, kept visible: each must still fail (strict), so a better
+# network shows up as an unexpected pass and the mark is removed.
+KNOWN_FAILURES = {
+    "axis-aligned": "a dark purple '1' on green felt goes unfound",
+    "shadows and glare": "one pip of a '2' is taken for a half-size die showing 1",
+    "touching dice": "two of six touching dice go unfound",
+}
+
+
+@pytest.mark.parametrize("name", [
+    pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=KNOWN_FAILURES[name]))
+    if name in KNOWN_FAILURES else name for name in PERTURBATIONS])
+def test_synthetic_scene(name):
+    for seed in (101, 102):
+        scene = render_scene(seed, count=6, die_px=40, colours=COLOURS, look=PERTURBATIONS[name])
+        assert_reads(scene, reader().read(scene.image))
+
+
+def test_uneven_light_keeps_faces():
+    scene = render_scene(103, count=6, die_px=40, colours=COLOURS, look=Look(gradient=0.6))
+    assert_reads(scene, reader().read(scene.image), colours=False)
+
+
+@pytest.mark.parametrize("die_px", [24, pytest.param(70, marks=pytest.mark.xfail(
+    strict=True, reason="at 70 px a '2' is read as a half-size '1' and a purple '1' goes unfound"))])
+def test_small_and_large_dice(die_px):
+    scene = render_scene(104, count=5, die_px=die_px, colours=COLOURS, look=Look(background="wood"))
+    assert_reads(scene, reader().read(scene.image))
+
+
+def test_reading_carries_a_rotated_box_of_the_die():
+    scene = render_scene(105, count=4, die_px=50, colours=COLOURS)
+    readings = reader().read(scene.image)
+    for die in scene.dice:
+        near = min(readings, key=lambda r: math.hypot(r.x - die.x, r.y - die.y))
+        (x, y), (w, h), angle = near.box
+        assert abs(w - die.size) < 0.2 * die.size and w == h
+        turn = abs((angle - die.angle + 45) % 90 - 45)  # a square repeats every 90 degrees
+        assert turn < 10, (angle, die.angle)
+        assert near.corners().shape == (4, 2)
+        assert near.die().face == die.face and near.die().colour == die.colour
+
+
+def test_empty_table_reads_nothing():
+    scene = render_scene(106, count=0, look=Look(background="wood", gradient=0.4))
+    assert reader().read(scene.image) == []
+
+
+def test_not_a_colour_image_is_refused():
+    with pytest.raises(ValueError, match="BGR colour image"):
+        reader().read(np.zeros((64, 64), np.uint8))
+
+
+def test_missing_model_and_bad_settings_are_named(tmp_path):
+    with pytest.raises(DiceReaderError, match="no such model file"):
+        DiceReader.from_settings(dice_settings(detector_model=str(tmp_path / "gone.onnx")))
+    broken = tmp_path / "broken.onnx"
+    broken.write_bytes(b"not a network")
+    with pytest.raises(DiceReaderError, match="not a readable ONNX model"):
+        DiceReader.from_settings(dice_settings(face_model=str(broken)))
+    with pytest.raises(DiceReaderError, match="vision.dice.faces"):
+        DiceReader.from_settings(dice_settings(faces="roman"))
+    with pytest.raises(ValueError, match="'red' is not"):
+        DiceReader.from_settings(dice_settings(palette=["red"]))
+
+
+# Held-out photos (never used in training) that the reader reads entirely right, guarding
+# against regressions; labels from the datasets' labels.csv. Between them: every face, up to 11
+# dice of mixed colours touching in a tray, oblique webcam views of white dice on wood.
+REAL = {
+    "dice-tray": ("IMG_20191208_112251.jpg", "IMG_20191209_095414.jpg"),
+    "dice-webcam": ("four_42.jpg", "three_35.jpg", "six_22.jpg", "dice_36.jpg"),
+}
+
+
+@pytest.mark.skipif(not DATASETS.is_dir(), reason="needs ../shared/datasets beside the repository")
+@pytest.mark.parametrize("folder,name", [(f, n) for f, names in REAL.items() for n in names])
+def test_real_photo(folder, name):
+    import cv2
+
+    boxes = read_labels(DATASETS / folder)[name]
+    image = cv2.imread(str(DATASETS / folder / name))
+    found = [Found(r.x, r.y, r.face) for r in reader().read(image)]
+    pairs, extra = match(found, boxes)
+    assert extra == 0 and len(pairs) == len(boxes)
+    assert [f.label for _, f in pairs] == [b.label for b, _ in pairs]
+
+
+def test_packaged_networks_are_small_enough_to_ship():
+    from importlib import resources
+
+    for name in ("dice_detector.onnx", "dice_faces.onnx"):
+        size = resources.files("vision").joinpath("models", name).stat().st_size
+        assert 10_000 < size < 2_000_000, (name, size)
