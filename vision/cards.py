@@ -85,7 +85,7 @@ class CardReading:
 @dataclass(frozen=True)
 class ReaderParams:
     detect: DetectParams = field(default_factory=DetectParams)
-    min_certainty: float = 0.5        # below this a candidate is "not a card"
+    min_certainty: float = 0.9        # below this a candidate is "not a card"
     mat_size_range: float = 1.8       # on the mat, a card's area may differ this much from the layout's
     mat_aspect_tolerance: float = 0.2  # and its proportions by this fraction
     partial_cards: bool = True         # off the mat, also read cards of which only a corner shows
