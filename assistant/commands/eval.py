@@ -6,6 +6,7 @@ Each kind of reader has its module ``assistant/commands/eval_<kind>.py`` providi
 from __future__ import annotations
 
 import importlib
+import json
 
 KINDS = ("eval_dice", "eval_cards")
 
@@ -15,3 +16,12 @@ def add_parser(sub) -> None:
     kinds = parser.add_subparsers(dest="eval_kind", metavar="KIND", required=True)
     for name in KINDS:
         importlib.import_module(f"assistant.commands.{name}").add_parser(kinds)
+
+
+def print_report(report: dict, as_json: bool) -> None:
+    """One JSON object (the contract used to measure the readers), or aligned lines for a person."""
+    if as_json:
+        print(json.dumps(report))
+        return
+    for key, value in report.items():
+        print(f"{key:<20} {value}")

@@ -11,12 +11,12 @@ size); other photos are searched everywhere. Timing is single-threaded.
 """
 from __future__ import annotations
 
-import json
 
 import cv2
 
 from assistant.commands.calibrate_cards import reader_params
 from assistant.commands.print_mat import all_mat_layouts
+from assistant.commands.eval import print_report
 from vision.cards import CardReader, enrol, labelled_photos
 from vision.evaluate import Found, evaluate, read_labels
 from vision.mat import find_mat
@@ -58,9 +58,5 @@ def run(args, settings) -> int:
     report = evaluate(args.folder, read, images=judged)
     report["enrolled_cards"] = sum(enrolled.cards.values())
     report["enrol_missed"] = len(enrolled.missed)
-    if args.json:
-        print(json.dumps(report))
-    else:
-        for key, value in report.items():
-            print(f"{key:<20} {value}")
+    print_report(report, args.json)
     return 0

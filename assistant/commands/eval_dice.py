@@ -6,11 +6,11 @@ image is one die filling the frame and only its face is judged. Timing is single
 """
 from __future__ import annotations
 
-import json
 
 import cv2
 
 from assistant.commands.calibrate_dice import dice_reader
+from assistant.commands.eval import print_report
 from vision.evaluate import Found, evaluate, evaluate_crops
 
 
@@ -30,9 +30,5 @@ def run(args, settings) -> int:
         report = evaluate_crops(args.folder, lambda image: reader.read_whole(image).face)
     else:
         report = evaluate(args.folder, lambda image: [Found(r.x, r.y, r.face) for r in reader.read(image)])
-    if args.json:
-        print(json.dumps(report))
-    else:
-        for key, value in report.items():
-            print(f"{key:<20} {value}")
+    print_report(report, args.json)
     return 0
