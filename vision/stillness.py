@@ -53,10 +53,6 @@ class StillnessGate:
         self._quiet = self._quiet + 1 if self.motion <= self.moving_fraction else 0
         return self._quiet >= self.still_frames
 
-    def reset(self) -> None:
-        self._previous = None
-        self._quiet = 0
-
 
 class StableReader:
     """Wraps ``read(frame) -> list[DieReading]`` with a stillness gate and voting."""
