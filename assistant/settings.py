@@ -26,6 +26,14 @@ def user_file(env: Mapping[str, str] = os.environ) -> Path:
     return Path(base) / "table-assistant" / "config.toml"
 
 
+def state_dir(configured: str, env: Mapping[str, str] = os.environ) -> Path:
+    """Where games, players and calibration are kept: the ``app.state_dir`` setting, empty
+    meaning ``$XDG_STATE_HOME/table-assistant``."""
+    if configured:
+        return Path(configured)
+    return Path(env.get("XDG_STATE_HOME") or Path.home() / ".local" / "state") / "table-assistant"
+
+
 def default_text() -> str:
     return resources.files("assistant.defaults").joinpath("default.toml").read_text("utf-8")
 

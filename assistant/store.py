@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from assistant import settings
 from engine.core import Outcome
 from engine.match import Player
 from engine.text import Text, tr
@@ -91,10 +92,7 @@ class Result:
 
 def default_path(state_dir: str, env=os.environ) -> Path:
     """The database file for the ``app.state_dir`` setting (empty = the XDG state directory)."""
-    if state_dir:
-        return Path(state_dir) / FILE_NAME
-    base = env.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(base) / "table-assistant" / FILE_NAME
+    return settings.state_dir(state_dir, env) / FILE_NAME
 
 
 class Store:

@@ -16,9 +16,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from assistant.commands.calibrate_dice import state_dir
 from assistant.commands.print_mat import mat_layout
 from assistant.i18n import translate
+from assistant.settings import state_dir
 from engine.table import FACE_DOWN
 from engine.text import tr
 from vision.card_model import split_label
@@ -40,7 +40,7 @@ def reader_params(settings) -> ReaderParams:
 
 
 def enrolment_path(settings, env=os.environ) -> Path:
-    return state_dir(settings, env) / settings["vision.cards.enrolment"]
+    return state_dir(settings["app.state_dir"], env) / settings["vision.cards.enrolment"]
 
 
 def hilo_colours(settings) -> list[str]:

@@ -15,11 +15,9 @@ the configuration file.
 """
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import cv2
 
+from assistant.settings import state_dir
 from vision.dice import DiceReader
 
 
@@ -34,19 +32,13 @@ def add_parser(whats) -> None:
     parser.set_defaults(run=run_palette)
 
 
-def state_dir(settings, env=os.environ) -> Path:
-    """The ``app.state_dir`` setting, empty meaning the XDG state directory."""
-    if settings["app.state_dir"]:
-        return Path(settings["app.state_dir"])
-    return Path(env.get("XDG_STATE_HOME") or Path.home() / ".local" / "state") / "table-assistant"
-
 
 def dice_reader(settings, faces: str | None = None) -> DiceReader:
     """The reader the settings describe; ``faces`` overrides ``vision.dice.faces``."""
     section = settings.section("vision.dice")
     if faces is not None:
         section["faces"] = faces
-    return DiceReader.from_settings(section, state_dir(settings))
+    return DiceReader.from_settings(section, state_dir(settings["app.state_dir"]))
 
 
 def read_photos(items: list[str], what: str) -> dict[str, list]:
@@ -71,7 +63,7 @@ def run_faces(args, settings) -> int:
     photos = read_photos(args.photos, "face")
     reader = dice_reader(settings, faces="pips")  # finding the dice needs no enrolled faces
     enrolled = reader.enrol_faces(photos)
-    path = state_dir(settings) / settings["vision.dice.faces_file"]
+    path = state_dir(settings["app.state_dir"]) / settings["vision.dice.faces_file"]
     enrolled.save(path)
     learned = ", ".join(f"{face} ({n} dice)" for face, n in enrolled.counts().items())
     print(f"learned faces {learned}; saved to {path}")
