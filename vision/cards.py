@@ -292,12 +292,13 @@ def enrol(photos: Iterable[tuple[np.ndarray, Sequence[Box]]], params: ReaderPara
     corner_patches, corner_y, aspects = [], [], []
     for image, boxes in photos:
         quads = [portrait(q.corners) for q in card_detect.find_quads(image, params.detect, select=False)]
-        positives = []
+        positives, unseen = [], []
         for box in boxes:
             colour, value = split_label(box.label)
             corners = _outline_for(box, quads, image.shape)
             if corners is None:
                 report.missed.append(box.label)
+                unseen.append(box)
                 continue
             positives.append(corners)
             report.cards[box.label] = report.cards.get(box.label, 0) + 1
@@ -325,7 +326,7 @@ def enrol(photos: Iterable[tuple[np.ndarray, Sequence[Box]]], params: ReaderPara
             groups.extend(range(-report.negatives - len(negatives), -report.negatives))
             report.negatives += len(negatives)
         if positives:
-            patches = _corner_negatives(image, positives, params, float(np.median(aspects)))
+            patches = _corner_negatives(image, positives, unseen, params, float(np.median(aspects)))
             corner_patches.append(patches)
             corner_y.extend([NO_INDEX] * len(patches))
     if not value_x:
@@ -355,12 +356,15 @@ def _corner_examples(image, quad, value) -> tuple[np.ndarray, list[str], float]:
     return np.concatenate(patches), labels, aspect
 
 
-def _corner_negatives(image, cards: list[np.ndarray], params: ReaderParams, aspect: float) -> np.ndarray:
-    """Index patches of the photo's corners that are not corners of a labelled card."""
+def _corner_negatives(image, cards: list[np.ndarray], unseen: list[Box], params: ReaderParams,
+                      aspect: float) -> np.ndarray:
+    """Index patches of the photo's corners that are not corners of a labelled card. Corners in
+    the box of a labelled card whose outline was not found may be its index: they are left out."""
     points = np.concatenate([q for q in cards])
     width = float(np.median([np.linalg.norm(q[1] - q[0]) for q in cards]))
     others = [c for c in find_corners(image, params.detect)
-              if np.min(np.linalg.norm(points - np.array(c.point), axis=1)) > 0.25 * width]
+              if np.min(np.linalg.norm(points - np.array(c.point), axis=1)) > 0.25 * width
+              and not any(b.contains(*c.point) for b in unseen)]
     if not others:
         return np.zeros((0, *index_patches(image, [], [], aspect).shape[1:]), np.uint8)
     return index_patches(image, others, [width] * len(others), aspect)
