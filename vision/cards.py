@@ -180,9 +180,14 @@ class CardReader:
         typical size of the cards read whole, or else the one of a few that reads best."""
         typical = float(np.median([np.linalg.norm(r.corners[1] - r.corners[0]) for r in whole])) if whole else 0.0
         polygons = [r.corners.reshape(-1, 1, 2).astype(np.float32) for r in whole]
-        # A corner of a card already read, even one its outline misses by a little, is no other card.
+        # A corner of a card already read, even one its outline misses by a little, is no other
+        # card; nor is one on the frame's border (where anything bright that the frame cuts
+        # makes a right angle, and a card's index would be cut off).
+        h, w = frame.shape[:2]
+        margin = 0.01 * max(h, w)
         corners = [c for c in find_corners(frame, self.params.detect)
-                   if all(cv2.pointPolygonTest(p, c.point, True) < -0.1 * typical for p in polygons)]
+                   if margin <= c.point[0] <= w - 1 - margin and margin <= c.point[1] <= h - 1 - margin
+                   and all(cv2.pointPolygonTest(p, c.point, True) < -0.1 * typical for p in polygons)]
         if not corners:
             return []
         widths = [typical * 0.85, typical, typical * 1.18] if whole else \
