@@ -1,29 +1,17 @@
 """Printed dice faces (Excape 1-7 and X) learned from a few photos, then read."""
 import functools
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-from assistant import settings
+from dice_support import dice_settings, reader
 from engine.table import EXCAPE_FACES
 from vision.dice import DiceReader
 from vision.dice_faces import SLACK, SQUARE, EnrolledFaces, EnrolledFacesError
 from vision.synth.dice import Look, render_scene
 
 PRINTED = Look(printed=True, background="felt")
-
-
-def dice_settings(**changes):
-    nowhere = Path("/nonexistent")
-    section = settings.load(env={}, system_file=nowhere, user_path=nowhere).section("vision.dice")
-    return {**section, **changes}
-
-
-@functools.lru_cache(maxsize=1)
-def reader() -> DiceReader:
-    return DiceReader.from_settings(dice_settings())
 
 
 def photos_of(face, seed):

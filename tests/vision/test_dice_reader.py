@@ -1,12 +1,11 @@
 """The dice reader on synthetic scenes of every perturbation and on real photographs."""
-import functools
 import math
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from assistant import settings
+from dice_support import dice_settings, reader
 from vision.dice import DiceReader, DiceReaderError
 from vision.evaluate import Found, match, read_labels
 from vision.synth.dice import Look, render_scene
@@ -14,17 +13,6 @@ from vision.synth.dice import Look, render_scene
 DATASETS = Path(__file__).resolve().parents[2].parent / "shared" / "datasets"
 # the default palette's names, which the renderer can paint
 COLOURS = ("white", "black", "red", "green", "blue", "yellow", "purple", "orange")
-
-
-def dice_settings(**changes):
-    nowhere = Path("/nonexistent")
-    section = settings.load(env={}, system_file=nowhere, user_path=nowhere).section("vision.dice")
-    return {**section, **changes}
-
-
-@functools.lru_cache(maxsize=1)
-def reader() -> DiceReader:
-    return DiceReader.from_settings(dice_settings())
 
 
 def assert_reads(scene, readings, colours=True):
