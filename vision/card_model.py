@@ -20,7 +20,7 @@ from engine.table import FACE_DOWN
 NOT_A_CARD = "not-a-card"
 FACE_UP = "face-up"
 NO_INDEX = "no-index"   # a card corner where nothing is printed, or a corner of something else
-FORMAT = 4
+FORMAT = 5
 
 
 class EnrolmentError(ValueError):
@@ -43,41 +43,31 @@ PART_WEIGHTS = ((1.0, 0.0, 0.5), (0.0, 1.0, 0.5), (1.0, 1.0, 0.5), (0.5, 1.0, 0.
 
 
 @dataclass
-class Neighbours:
-    """Nearest enrolled examples by cosine similarity, in a principal-component subspace of the
-    weighted features.
+class Linear:
+    """Multinomial logistic regression on the weighted features (each part weighed, the row
+    scaled to unit length), trained at enrolment by full-batch Adam with every class weighed
+    equally, so a value photographed on few cards counts as much as one shown often.
 
-    The probability of a class follows its best example's similarity: ``exp(sim / temperature)``
-    normalised over the classes. Few-shot friendly: every photographed card counts as itself.
+    Unlike nearest examples, it learns which strokes tell values apart (the "1" of a ten beside
+    a nine's loop) and discounts what varies from card to card of one value (suit, picture).
     """
 
     classes: tuple[str, ...]
     weights: np.ndarray     # d: each feature's weight
-    mean: np.ndarray        # d
-    basis: np.ndarray       # d x k
-    examples: np.ndarray    # n x k, unit rows
-    example_class: np.ndarray  # n, index into classes
-    temperature: float = 0.02
+    coef: np.ndarray        # d x classes
+    bias: np.ndarray        # classes
 
-    def _project(self, x: np.ndarray) -> np.ndarray:
+    def scores(self, x: np.ndarray) -> np.ndarray:
         # einsum, not BLAS: these products are small, and a threaded BLAS only adds overhead on
         # a busy single-board computer.
-        z = np.einsum("nd,dk->nk", (_unit(np.atleast_2d(x) * self.weights) - self.mean).astype(np.float32),
-                      self.basis)
-        return z / (np.linalg.norm(z, axis=1, keepdims=True) + 1e-9)
+        return np.einsum("nd,dk->nk", _unit(np.atleast_2d(x) * self.weights).astype(np.float32), self.coef) + self.bias
 
     def proba(self, x: np.ndarray) -> np.ndarray:
-        sims = np.einsum("nk,mk->nm", self._project(x), self.examples)          # queries x examples
-        best = np.full((sims.shape[0], len(self.classes)), -1.0, np.float32)
-        for c in range(len(self.classes)):
-            best[:, c] = sims[:, self.example_class == c].max(axis=1)
-        z = (best - best.max(axis=1, keepdims=True)) / self.temperature
-        e = np.exp(z)
-        return e / e.sum(axis=1, keepdims=True)
+        return _softmax(self.scores(x))
 
     @classmethod
     def fit(cls, x: np.ndarray, labels: Sequence[str], groups: Sequence[int], parts: Sequence[slice],
-            part_weights: Sequence[float] | None = None, components: int = 96) -> "Neighbours":
+            part_weights: Sequence[float] | None = None, steps: int = 400, decay: float = 1e-4) -> "Linear":
         """Learn from examples; ``groups`` ties together the examples made from one photographed
         card, ``parts`` are the feature parts, weighed by ``part_weights`` or, by default, as
         :func:`choose_weights` finds best."""
@@ -89,37 +79,24 @@ class Neighbours:
         for part, w in zip(parts, part_weights):
             weights[part] = w
         xw = _unit(x * weights).astype(np.float32)
-        mean = xw.mean(axis=0)
-        basis = principal_directions(xw - mean, components)
-        model = cls(classes, weights.astype(np.float32), mean.astype(np.float32), basis,
-                    np.zeros((0, basis.shape[1]), np.float32), y)
-        model.examples = model._project(x).astype(np.float32)
-        return model
+        n, k = len(y), len(classes)
+        target = np.eye(k, dtype=np.float32)[y]
+        balance = (n / (k * np.bincount(y, minlength=k)))[y].astype(np.float32)[:, None] / n
+        params = [np.zeros((x.shape[1], k), np.float32), np.zeros(k, np.float32)]
+        moments = [[np.zeros_like(q), np.zeros_like(q)] for q in params]
+        for t in range(1, steps + 1):
+            error = (_softmax(xw @ params[0] + params[1]) - target) * balance
+            grads = (xw.T @ error + decay * params[0], error.sum(axis=0))
+            for q, g, m in zip(params, grads, moments):
+                m[0] += 0.1 * (g - m[0])
+                m[1] += 0.001 * (g * g - m[1])
+                q -= 0.05 * (m[0] / (1 - 0.9 ** t)) / (np.sqrt(m[1] / (1 - 0.999 ** t)) + 1e-8)
+        return cls(classes, weights, *params)
 
 
-def principal_directions(x: np.ndarray, k: int, iterations: int = 3) -> np.ndarray:
-    """The ``k`` main directions of the (centred) rows of ``x``, as columns (d x k).
-
-    A seeded randomised range finder: only matrix products and eigen-decompositions of small
-    (k + 8)-square matrices, which stay fast where a threaded LAPACK on a large matrix is not.
-    """
-    k = min(k, *x.shape)
-    rng = np.random.default_rng(0)
-    y = x @ rng.standard_normal((x.shape[1], k + 8)).astype(np.float32)
-    for _ in range(iterations):
-        y = x @ (x.T @ _orthonormal(y))
-    q = _orthonormal(y)                                     # n x (k + 8), spans the main rows
-    b = q.T @ x                                             # (k + 8) x d
-    values, vectors = np.linalg.eigh(b @ b.T)
-    top = np.argsort(values)[::-1][:k]
-    return (b.T @ vectors[:, top] / np.sqrt(np.maximum(values[top], 1e-12))).astype(np.float32)
-
-
-def _orthonormal(y: np.ndarray) -> np.ndarray:
-    """Orthonormal columns spanning ``y``'s (through the eigen-decomposition of the small y'y)."""
-    values, vectors = np.linalg.eigh(y.T @ y)
-    keep = values > values.max() * 1e-6
-    return y @ (vectors[:, keep] / np.sqrt(values[keep]))
+def _softmax(z: np.ndarray) -> np.ndarray:
+    e = np.exp(z - z.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
 
 
 def choose_weights(x: np.ndarray, y: np.ndarray, groups: np.ndarray, parts: Sequence[slice]) -> tuple:
@@ -143,7 +120,7 @@ def choose_weights(x: np.ndarray, y: np.ndarray, groups: np.ndarray, parts: Sequ
     return best
 
 
-_NEIGHBOUR_ARRAYS = ("weights", "mean", "basis", "examples", "example_class")
+_LINEAR_ARRAYS = ("weights", "coef", "bias")
 
 
 def _unit(x: np.ndarray) -> np.ndarray:
@@ -193,10 +170,10 @@ class CardModel:
     colour), the corner-index classifier for partly hidden cards (values and NO_INDEX), the
     cards' height / width, and how many cards of each it was learnt from."""
 
-    values: Neighbours
-    backs: Neighbours | None
+    values: Linear
+    backs: Linear | None
     colours: Gaussians | None
-    corners: Neighbours | None
+    corners: Linear | None
     aspect: float
     counts: dict[str, int]
 
@@ -219,8 +196,8 @@ class CardModel:
         meta = {"format": FORMAT, "counts": self.counts, "aspect": self.aspect}
         for name, model in (("values", self.values), ("backs", self.backs), ("corners", self.corners)):
             if model is not None:
-                arrays.update({f"{name}_{k}": getattr(model, k) for k in _NEIGHBOUR_ARRAYS})
-                meta[name] = {"classes": model.classes, "temperature": model.temperature}
+                arrays.update({f"{name}_{k}": getattr(model, k) for k in _LINEAR_ARRAYS})
+                meta[name] = {"classes": model.classes}
         meta["colour_classes"] = self.colours.classes if self.colours else None
         if self.colours:
             arrays.update({f"colours_{k}": getattr(self.colours, k) for k in ("means", "inverse", "log_det")})
@@ -239,8 +216,8 @@ class CardModel:
                     raise EnrolmentError(f"{path}: enrolment format {meta.get('format')}, expected {FORMAT}; "
                                          "enrol the deck again")
                 values, backs, corners = (
-                    Neighbours(tuple(meta[name]["classes"]), *(data[f"{name}_{k}"] for k in _NEIGHBOUR_ARRAYS),
-                               temperature=float(meta[name]["temperature"])) if name in meta else None
+                    Linear(tuple(meta[name]["classes"]), *(data[f"{name}_{k}"] for k in _LINEAR_ARRAYS))
+                    if name in meta else None
                     for name in ("values", "backs", "corners"))
                 colours = None
                 if meta.get("colour_classes"):
@@ -255,9 +232,7 @@ class CardModel:
                 raise
             raise EnrolmentError(f"{path}: not a readable card enrolment ({exc}); enrol the deck again") from None
         for v in filter(None, (model.values, model.backs, model.corners)):
-            if (v.basis.shape[0] != v.mean.size or v.weights.size != v.mean.size
-                    or v.examples.shape[1] != v.basis.shape[1] or len(v.example_class) != len(v.examples)
-                    or not np.all((0 <= v.example_class) & (v.example_class < len(v.classes)))):
+            if v.coef.shape != (v.weights.size, len(v.classes)) or v.bias.shape != (len(v.classes),):
                 raise EnrolmentError(f"{path}: inconsistent classifier; enrol the deck again")
         return model
 
@@ -266,7 +241,7 @@ def train(value_x: np.ndarray, value_labels: Sequence[str], groups: Sequence[int
           colour_x: np.ndarray | None, colour_labels: Sequence[str], corner_x: np.ndarray | None,
           corner_labels: Sequence[str], aspect: float, counts: dict[str, int]) -> CardModel:
     """Fit the classifiers; raises EnrolmentError when a classifier would have one class.
-    ``groups`` and ``parts``: see Neighbours.fit. Backs are told from faces by the whole card's
+    ``groups`` and ``parts``: see Linear.fit. Backs are told from faces by the whole card's
     look alone (the last part): a back has no central value or index to read."""
     real = {v for v in value_labels if v not in (FACE_DOWN, NOT_A_CARD)}
     if len(real) < 2:
@@ -280,11 +255,11 @@ def train(value_x: np.ndarray, value_labels: Sequence[str], groups: Sequence[int
     cards = np.array([v != NOT_A_CARD for v in value_labels])
     if FACE_DOWN in value_labels:
         sides = [FACE_DOWN if v == FACE_DOWN else FACE_UP for v, card in zip(value_labels, cards) if card]
-        backs = Neighbours.fit(value_x[cards], sides, np.asarray(groups)[cards], parts,
-                               part_weights=(0.0,) * (len(parts) - 1) + (1.0,), components=32)
+        backs = Linear.fit(value_x[cards], sides, np.asarray(groups)[cards], parts,
+                           part_weights=(0.0,) * (len(parts) - 1) + (1.0,))
     corners = None
     if corner_labels and len(set(corner_labels)) > 1:
-        corners = Neighbours.fit(corner_x, corner_labels, range(len(corner_labels)), [slice(0, corner_x.shape[1])],
-                                 part_weights=(1.0,), components=48)
-    return CardModel(Neighbours.fit(value_x, value_labels, groups, parts), backs, colours, corners, aspect,
+        corners = Linear.fit(corner_x, corner_labels, range(len(corner_labels)), [slice(0, corner_x.shape[1])],
+                             part_weights=(1.0,))
+    return CardModel(Linear.fit(value_x, value_labels, groups, parts), backs, colours, corners, aspect,
                      counts)

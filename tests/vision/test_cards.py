@@ -116,7 +116,7 @@ def test_an_enrolment_survives_saving_and_loading(enrolled, tmp_path):
     path = tmp_path / "state" / "cards.npz"
     model.save(path)
     back = CardModel.load(path)
-    x = np.random.default_rng(0).random((3, model.values.mean.size)).astype(np.float32)
+    x = np.random.default_rng(0).random((3, model.values.weights.size)).astype(np.float32)
     assert np.allclose(back.values.proba(x), model.values.proba(x))
     assert back.colours.classes == model.colours.classes and back.counts == model.counts
 
