@@ -112,11 +112,16 @@ def _mask_corners(mask: np.ndarray, shortest: float) -> list[Corner]:
             continue
         turning = 1.0 if cv2.contourArea(poly, oriented=True) > 0 else -1.0
         runs = _straight_runs(pts, 0.25)
-        for k in range(len(runs)):
+        # A card's rounded corner (or a nick in its rim) leaves short runs between its edges:
+        # two long runs count as meeting when only short runs, shorter together than a third of
+        # the shorter edge, lie between them.
+        long_runs = [k for k, (_, (dx, dy)) in enumerate(runs) if math.hypot(dx, dy) >= shortest]
+        for k, following in zip(long_runs, long_runs[1:] + long_runs[:1]):
             (ax, ay), (dx, dy) = runs[k]
-            (bx, by), (ex, ey) = runs[(k + 1) % len(runs)]
+            (bx, by), (ex, ey) = runs[following]
             la, lb = math.hypot(dx, dy), math.hypot(ex, ey)
-            if la < shortest or lb < shortest:
+            between = range(k + 1, following if following > k else following + len(runs))
+            if sum(math.hypot(*runs[j % len(runs)][1]) for j in between) > min(la, lb) / 3:
                 continue
             angle = math.degrees(math.atan2(dx * ey - dy * ex, dx * ex + dy * ey))
             # A convex turn of the region's outline (the sign follows the outline's direction).

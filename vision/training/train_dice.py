@@ -96,20 +96,24 @@ def checker() -> nn.Module:
 def face_network() -> nn.Module:
     """The checker's outputs from a larger network, run only on the dice the checker kept.
 
-    Plain 3x3 convolutions after the first: small, low-contrast pips (coloured on marbled dice)
-    need full convolutions at 24 and 12 px to be counted.
+    Plain 3x3 convolutions, the first at full patch resolution: the pips of a die 25 px wide are
+    3-4 px, low in contrast on marbled dice, and a first stride of 2 smears them together.
     """
-    return nn.Sequential(Normalise(), _conv(3, 16, 2), _conv(16, 24, 1), nn.MaxPool2d(2), _conv(24, 48, 1),
-                         nn.MaxPool2d(2), _conv(48, 64, 1), nn.MaxPool2d(2), nn.Flatten(),
-                         nn.Linear(3 * 3 * 64, 64), nn.ReLU(inplace=True), nn.Linear(64, FACE_OUTPUTS))
+    return nn.Sequential(Normalise(), _conv(3, 16, 1), nn.MaxPool2d(2), _conv(16, 32, 1), _conv(32, 32, 1),
+                         nn.MaxPool2d(2), _conv(32, 64, 1), nn.MaxPool2d(2), _conv(64, 96, 1), nn.MaxPool2d(2),
+                         nn.Flatten(), nn.Linear(3 * 3 * 96, 96), nn.ReLU(inplace=True), nn.Linear(96, FACE_OUTPUTS))
 
 
 # ---------------------------------------------------------------- data
 
 class Photo:
-    def __init__(self, image: np.ndarray, dice: list[LabelledDie]):
+    """A training photo and its dice; ``exact_sizes`` when each die's side is measured (a box
+    around the whole die), not estimated from a box around its pips."""
+
+    def __init__(self, image: np.ndarray, dice: list[LabelledDie], exact_sizes: bool = True):
         self.image = image
         self.dice = dice
+        self.exact_sizes = exact_sizes
         self.levels = pyramid(image, max((d.side for d in dice), default=40) * 1.5)
         self.half = cv2.pyrDown(image)
 
@@ -121,7 +125,7 @@ def real_photos(root: Path) -> list[Photo]:
         tune, _held_out = split(list(labelled))
         for name in tune:
             image = cv2.imread(str(root / folder / name), cv2.IMREAD_COLOR)
-            photos.append(Photo(image, labelled[name]))
+            photos.append(Photo(image, labelled[name], exact_sizes=not around_pips))
     return photos
 
 
@@ -214,13 +218,26 @@ def detector_sample(photo: Photo, rng: np.random.Generator):
 
 
 def face_sample(photo: Photo, rng: np.random.Generator, negatives: list[tuple[float, float, float]]):
-    """A patch, its die flag, face index, and centre/side targets (positives, random or mined negatives)."""
-    positive = bool(photo.dice) and rng.random() < 0.6
-    if positive:
+    """A patch, its die flag, face index, and centre/side targets.
+
+    Patches come from around a labelled die (mostly on it; else, when the die's size is known
+    exactly, a part of it, such as one pip of a 2 taken for a small die, or beside it, where an
+    oblique camera sees a side face), from the detector's mined false alarms, or from anywhere.
+    An estimated size may be far off (pips in a row span less of the face than pips on a
+    diagonal), and a part or neighbour of the wrong size would teach that a die is not one.
+    """
+    kind = rng.random() if photo.dice else 1.0
+    if kind < 0.6:
         die = photo.dice[rng.integers(len(photo.dice))]
         assumed = die.side * math.exp(rng.normal(0, 0.18))
-        cx = die.x + rng.normal(0, 0.13) * die.side
-        cy = die.y + rng.normal(0, 0.13) * die.side
+        spread, reach = 0.13, 0.0
+        if kind < 0.1 and photo.exact_sizes:
+            assumed, spread = die.side * rng.uniform(0.2, 0.5), 0.2
+        elif kind < 0.2 and photo.exact_sizes:
+            reach = rng.uniform(0.6, 1.3)
+        turn = rng.uniform(0, 2 * math.pi)
+        cx = die.x + (rng.normal(0, spread) + reach * math.cos(turn)) * die.side
+        cy = die.y + (rng.normal(0, spread) + reach * math.sin(turn)) * die.side
     elif negatives and rng.random() < 0.5:
         cx, cy, assumed = negatives[rng.integers(len(negatives))]
         cx += rng.normal(0, 2)
@@ -232,9 +249,10 @@ def face_sample(photo: Photo, rng: np.random.Generator, negatives: list[tuple[fl
         cx, cy = rng.uniform(0, w), rng.uniform(0, h)
     nearest = min(photo.dice, key=lambda d: (d.x - cx) ** 2 + (d.y - cy) ** 2, default=None)
     distance = math.hypot(nearest.x - cx, nearest.y - cy) / nearest.side if nearest else math.inf
-    if distance < 0.3:
+    ratio = assumed / nearest.side if nearest else 1.0
+    if distance < 0.3 and (ratio > 0.65 or not photo.exact_sizes):
         is_die = 1.0
-    elif distance > 0.45:  # includes a die's side faces, which an oblique camera sees beside the top
+    elif distance > 0.45 or (ratio < 0.5 and photo.exact_sizes):  # beside the top face, or a part of it
         is_die = 0.0
     else:
         return None  # neither a clean positive nor a clean negative
