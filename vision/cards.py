@@ -200,12 +200,11 @@ class CardReader:
                 break
             reading = self._corner_reading(frame, corners[i], sizes[i], probabilities[i] / certainty, certainty)
             # An index under a card already read would not show (corners of one card - its other
-            # index, a pip, the picture - would otherwise each read as a card); two corners that
-            # place a card of the same value about the same place are one card.
+            # index, a pip, the picture - would otherwise each read as a card).
             if any(cv2.pointPolygonTest(q, reading.anchor, False) >= 0 for q in polygons):
                 continue
             if any(_iou(reading.corners, k.corners) > 0.5 for k in whole) or any(
-                    _iou(reading.corners, k.corners) > (0.1 if k.value == reading.value else 0.5) for k in readings):
+                    _one_card(reading, k) for k in readings):
                 continue
             readings.append(reading)
             polygons.append(reading.corners.reshape(-1, 1, 2).astype(np.float32))
@@ -252,6 +251,15 @@ class CardReader:
         if colour_p is not None:
             colours = {c: float(v) for c, v in zip(self.model.colours.classes, colour_p)}
         return CardReading(corners.astype(np.float32), min(face_down, 1.0), colours, values, float(certainty))
+
+
+def _one_card(a: CardReading, b: CardReading) -> bool:
+    """Whether two cards read by one corner each are one card: they mostly overlap, or they show
+    one value from opposite corners about the same place (a card prints its index in two
+    opposite corners; fanned cards of one value show the same corner, side by side)."""
+    overlap = _iou(a.corners, b.corners)
+    facing = float(np.dot(a.corners[1] - a.corners[0], b.corners[1] - b.corners[0])) < 0
+    return overlap > 0.5 or (a.value == b.value and facing and overlap > 0.1)
 
 
 def _area(q: np.ndarray) -> float:
