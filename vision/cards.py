@@ -30,6 +30,13 @@ from vision.evaluate import Box, load_image, read_labels
 from vision.mat import MatLayout, MatPose
 
 
+# A card read by one corner has a guessed size: only the part of it within this fraction of its
+# guessed sides from its index surely hides another index; an index farther in, still inside
+# its guessed outline, must read at least HIDDEN_INDEX_CERTAINTY to be another card.
+SURELY_HIDDEN = 0.5
+HIDDEN_INDEX_CERTAINTY = 0.99
+
+
 @dataclass(frozen=True)
 class CardReading:
     """One card: corners in frame pixels (clockwise, the first side a short side of the card),
@@ -206,8 +213,12 @@ class CardReader:
             if any(_iou(reading.corners, k.corners) > 0.5 for k in whole) or any(
                     _one_card(reading, k) for k in readings):
                 continue
+            if certainty < HIDDEN_INDEX_CERTAINTY and any(
+                    cv2.pointPolygonTest(k.corners.reshape(-1, 1, 2), reading.anchor, False) >= 0 for k in readings):
+                continue
             readings.append(reading)
-            polygons.append(reading.corners.reshape(-1, 1, 2).astype(np.float32))
+            near = reading.corners[:1] + SURELY_HIDDEN * (reading.corners - reading.corners[:1])
+            polygons.append(near.reshape(-1, 1, 2).astype(np.float32))
         return readings
 
     def _corner_values(self, frame, corners, widths) -> tuple[np.ndarray, np.ndarray]:
