@@ -1,15 +1,16 @@
 """The card reader on synthetic Hilo tables: enrolment from a few cards, then every card of a
 photographed table (perspective, uneven light, glare, blur, noise, JPEG) read with its colour and
 value, or as face down."""
+import cv2
 import numpy as np
 import pytest
 
 from assistant.commands.print_mat import mat_layout
 from engine.table import FACE_DOWN, Card
-from vision.card_model import CardModel, EnrolmentError
+from vision.card_model import CardModel, EnrolmentError, Linear
 from vision.card_corners import card_corners, find_corners, index_patches
 from vision.card_features import CARD_SIZE, portrait, rectify
-from vision.cards import CardReader, CardReading, ReaderParams, enrol
+from vision.cards import CardReader, CardReading, ReaderParams, _one_card, enrol
 from vision.evaluate import Box, Found, match
 from vision.mat import MatLocator
 from vision.synth.cards import CARD_MM, HILO_COLOURS, HILO_VALUES, enrolment_tables, hilo_table
@@ -161,3 +162,43 @@ def test_corners_are_found_where_cards_are():
     assert len(near) >= len(scene.cards)  # most cards show several corners
     for c in corners:  # right then down turn like the image's x then y axes
         assert c.right[0] * c.down[1] - c.right[1] * c.down[0] > 0
+
+
+def test_a_card_corner_is_found_across_its_rounding():
+    """Two edges meet at a corner even when the card's rounded corner puts short runs between them."""
+    frame = np.full((400, 400, 3), 40, np.uint8)
+    card = np.zeros((400, 400), np.uint8)
+    cv2.rectangle(card, (100, 80), (260, 320), 255, -1)
+    for x, y in ((100, 80), (260, 80), (260, 320), (100, 320)):   # cut each corner round, 14 px
+        cv2.rectangle(card, (x - 14 if x > 200 else x, y - 14 if y > 200 else y),
+                      (x if x > 200 else x + 14, y if y > 200 else y + 14), 0, -1)
+        cv2.circle(card, (x - 14 if x > 200 else x + 14, y - 14 if y > 200 else y + 14), 14, 255, -1)
+    frame[card > 0] = 235
+    corners = find_corners(frame, ReaderParams().detect)
+    for x, y in ((100, 80), (260, 80), (260, 320), (100, 320)):
+        assert any(abs(c.point[0] - x) < 4 and abs(c.point[1] - y) < 4 for c in corners), (x, y)
+
+
+def test_a_logistic_classifier_weighs_classes_equally_and_gives_probabilities():
+    rng = np.random.default_rng(0)
+    centres = rng.normal(0, 1, (3, 8))
+    labels = ["a"] * 200 + ["b"] * 10 + ["c"] * 10            # "b" and "c" were photographed rarely
+    x = np.concatenate([centres[i] + rng.normal(0, 0.6, (n, 8)) for i, n in enumerate((200, 10, 10))])
+    model = Linear.fit(x, labels, range(len(labels)), [slice(0, 8)], part_weights=(1.0,))
+    p = model.proba(centres + rng.normal(0, 0.3, (3, 8)))
+    assert np.allclose(p.sum(axis=1), 1)
+    assert list(p.argmax(axis=1)) == [0, 1, 2]
+
+
+def test_fanned_cards_of_one_value_are_two_cards_but_a_card_read_at_both_indices_is_one():
+    def by_corner(point, right, down, value="7", width=100.0, height=150.0):
+        p, r, d = (np.array(v, np.float32) for v in (point, right, down))
+        quad = np.array([p, p + r * width, p + r * width + d * height, p + d * height], np.float32)
+        return CardReading(quad, 0.0, {}, {value: 1.0}, 0.95, True, tuple(p + 5))
+
+    first = by_corner((100, 100), (1, 0), (0, 1))
+    fanned = by_corner((140, 100), (1, 0), (0, 1))                  # the next card of a fan, 40 % along
+    assert not _one_card(first, fanned)
+    other_index = by_corner((230, 220), (-1, 0), (0, -1))            # the card's opposite corner, size misjudged
+    assert _one_card(first, other_index)
+    assert not _one_card(first, by_corner((230, 220), (-1, 0), (0, -1), value="8"))
