@@ -165,8 +165,11 @@ class DiceReader:
     def _refine(self, frame: np.ndarray, proposals: np.ndarray, minimum: float):
         """Check (x, y, side) proposals, keep the confident distinct dice, and read their faces."""
         levels = pyramid(frame, float(proposals[:, 2].max()) * 1.5)
-        checked = _run(self.checker, [patch(levels, *p) for p in proposals])
-        proposals = _moved(proposals, checked)
+        # A second look from where the first moved each patch settles its centre and size (a
+        # patch checked at twice a proposal's size may need the whole range of one correction).
+        for _ in range(2):
+            checked = _run(self.checker, [patch(levels, *p) for p in proposals])
+            proposals = _moved(proposals, checked)
         confidence = _sigmoid(checked[:, 0])
         keep = _suppress(proposals, confidence, minimum)[: self.max_dice]
         if not keep:
@@ -187,7 +190,9 @@ class DiceReader:
         return found
 
     def propose(self, frame: np.ndarray) -> np.ndarray:
-        """(x, y, side) rows in frame pixels: local maxima of the detector's centre map."""
+        """(x, y, side) rows in frame pixels: local maxima of the detector's centre map, each
+        also at twice its size (the detector may mark one pip of a die much larger than most,
+        as one near an oblique camera; the checker then finds the die in the larger patch)."""
         small, scale = detector_input(frame, self.detector_width)
         maps = _run(self.detector, [small])[0]
         heat = _sigmoid(maps[0])
@@ -198,7 +203,8 @@ class DiceReader:
         x = (cols + 0.5 + maps[2, rows, cols]) * DETECTOR_STRIDE / scale
         y = (rows + 0.5 + maps[3, rows, cols]) * DETECTOR_STRIDE / scale
         side = np.exp(np.clip(maps[1, rows, cols], 1.0, 6.0)) / scale
-        return np.stack([x, y, side], axis=1).astype(np.float64)
+        rows = np.stack([x, y, side], axis=1).astype(np.float64)
+        return np.vstack([rows, rows * (1, 1, _GROWN)])
 
     def _reading(self, proposal, confidence: float, pips: np.ndarray, square: np.ndarray) -> DieReading:
         x, y, side = (float(v) for v in proposal)
@@ -258,28 +264,26 @@ def _softmax(x: np.ndarray) -> np.ndarray:
 
 
 _APART = 0.5    # least centre distance of two dice, in the larger one's sides
-_LARGER = 1.35  # side ratio from which the larger of two clashing answers is the die
+_GROWN = 2.0    # size of the second patch checked at each proposal
 
 
 def _suppress(proposals: np.ndarray, confidence: np.ndarray, minimum: float) -> list[int]:
-    """Indices of confident proposals, dropping any whose centre is too near a better one's.
+    """Indices of confident proposals, most confident first, dropping any whose centre is too
+    near a surer one's.
 
-    Two dice lying flat are at least a side apart; nearer answers are one die seen twice, or a
-    part of a die taken for a small die of its own (one pip of a 2 read as a 1; a side face seen
-    by an oblique camera). Of such a clash the clearly larger answer wins, else the surer one.
+    Two dice lying flat are at least a side apart; nearer answers are one die seen twice (or
+    checked at two sizes), or a part of a die taken for a small die of its own, which the
+    networks learnt to be less sure of than the whole die.
     """
     kept: list[int] = []
     for i in np.argsort(-confidence):
         if confidence[i] < minimum:
             break
         x, y, side = proposals[i]
-        clash = [k for k in kept
-                 if math.hypot(x - proposals[k, 0], y - proposals[k, 1]) < _APART * max(side, proposals[k, 2])]
-        if not clash:
+        if all(math.hypot(x - proposals[k, 0], y - proposals[k, 1]) >= _APART * max(side, proposals[k, 2])
+               for k in kept):
             kept.append(int(i))
-        elif all(side > _LARGER * proposals[k, 2] for k in clash):
-            kept = [k for k in kept if k not in clash] + [int(i)]
-    return sorted(kept, key=lambda k: -confidence[k])
+    return kept
 
 
 def _edge_angle(square: np.ndarray) -> float:

@@ -107,13 +107,9 @@ def face_network() -> nn.Module:
 # ---------------------------------------------------------------- data
 
 class Photo:
-    """A training photo and its dice; ``exact_sizes`` when each die's side is measured (a box
-    around the whole die), not estimated from a box around its pips."""
-
-    def __init__(self, image: np.ndarray, dice: list[LabelledDie], exact_sizes: bool = True):
+    def __init__(self, image: np.ndarray, dice: list[LabelledDie]):
         self.image = image
         self.dice = dice
-        self.exact_sizes = exact_sizes
         self.levels = pyramid(image, max((d.side for d in dice), default=40) * 1.5)
         self.half = cv2.pyrDown(image)
 
@@ -125,7 +121,7 @@ def real_photos(root: Path) -> list[Photo]:
         tune, _held_out = split(list(labelled))
         for name in tune:
             image = cv2.imread(str(root / folder / name), cv2.IMREAD_COLOR)
-            photos.append(Photo(image, labelled[name], exact_sizes=not around_pips))
+            photos.append(Photo(image, labelled[name]))
     return photos
 
 
@@ -220,21 +216,20 @@ def detector_sample(photo: Photo, rng: np.random.Generator):
 def face_sample(photo: Photo, rng: np.random.Generator, negatives: list[tuple[float, float, float]]):
     """A patch, its die flag, face index, and centre/side targets.
 
-    Patches come from around a labelled die (mostly on it; else, when the die's size is known
-    exactly, a part of it, such as one pip of a 2 taken for a small die, or beside it, where an
-    oblique camera sees a side face), from the detector's mined false alarms, or from anywhere.
-    An estimated size may be far off (pips in a row span less of the face than pips on a
-    diagonal), and a part or neighbour of the wrong size would teach that a die is not one.
+    Patches come from around a labelled die (mostly on it; else a part of it, such as one pip
+    of a 2 taken for a small die, or beside it, where an oblique camera sees a side face), from
+    the detector's mined false alarms, or from anywhere. Parts and neighbours keep well clear of
+    the die itself, as a size estimated from a box around the pips may be a fifth off.
     """
     kind = rng.random() if photo.dice else 1.0
     if kind < 0.6:
         die = photo.dice[rng.integers(len(photo.dice))]
         assumed = die.side * math.exp(rng.normal(0, 0.18))
         spread, reach = 0.13, 0.0
-        if kind < 0.1 and photo.exact_sizes:
-            assumed, spread = die.side * rng.uniform(0.2, 0.5), 0.2
-        elif kind < 0.2 and photo.exact_sizes:
-            reach = rng.uniform(0.6, 1.3)
+        if kind < 0.1:
+            assumed, spread = die.side * rng.uniform(0.15, 0.4), 0.2
+        elif kind < 0.2:
+            reach = rng.uniform(0.8, 1.4)
         turn = rng.uniform(0, 2 * math.pi)
         cx = die.x + (rng.normal(0, spread) + reach * math.cos(turn)) * die.side
         cy = die.y + (rng.normal(0, spread) + reach * math.sin(turn)) * die.side
@@ -250,9 +245,9 @@ def face_sample(photo: Photo, rng: np.random.Generator, negatives: list[tuple[fl
     nearest = min(photo.dice, key=lambda d: (d.x - cx) ** 2 + (d.y - cy) ** 2, default=None)
     distance = math.hypot(nearest.x - cx, nearest.y - cy) / nearest.side if nearest else math.inf
     ratio = assumed / nearest.side if nearest else 1.0
-    if distance < 0.3 and (ratio > 0.65 or not photo.exact_sizes):
+    if distance < 0.3 and ratio > 0.6:
         is_die = 1.0
-    elif distance > 0.45 or (ratio < 0.5 and photo.exact_sizes):  # beside the top face, or a part of it
+    elif distance > 0.45 or ratio < 0.45:  # beside the top face, or a part of it
         is_die = 0.0
     else:
         return None  # neither a clean positive nor a clean negative
@@ -385,8 +380,8 @@ def main() -> None:
     parser.add_argument("--stage", choices=("all", "detector", "checker", "faces"), default="all",
                         help="train every network, or one (checker and faces mine the detector in --out)")
     parser.add_argument("--detector-steps", type=int, default=2000)
-    parser.add_argument("--checker-steps", type=int, default=1500)
-    parser.add_argument("--face-steps", type=int, default=6000)
+    parser.add_argument("--checker-steps", type=int, default=4000)
+    parser.add_argument("--face-steps", type=int, default=8000)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--out", type=Path, default=MODELS)
     args = parser.parse_args()
