@@ -9,9 +9,10 @@ which are NOT dependencies of the application (it reads the ONNX files with Open
     PYTHONPATH=. /opt/venv-train/bin/python vision/training/train_dice.py --datasets ../shared/datasets
 
 ``--stage detector|checker|faces`` trains one network; the checker and faces stages mine the
-detector already in ``--out`` for false alarms, so run the detector stage first. On one shared
-core: about 25 min for the detector, 6 min for the checker, 15 min for the face network. One
-torch thread and fixed seeds: a rerun gives the same weights up to floating-point ordering.
+detector already in ``--out`` for false alarms, so run the detector stage first. On one core
+of a 2-core machine, with another stage training on the other: about 11 min for the detector,
+7 min for the checker, 38 min for the face network. One torch thread and fixed seeds: a rerun
+gives the same weights up to floating-point ordering.
 """
 from __future__ import annotations
 
