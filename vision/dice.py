@@ -203,8 +203,8 @@ class DiceReader:
         x = (cols + 0.5 + maps[2, rows, cols]) * DETECTOR_STRIDE / scale
         y = (rows + 0.5 + maps[3, rows, cols]) * DETECTOR_STRIDE / scale
         side = np.exp(np.clip(maps[1, rows, cols], 1.0, 6.0)) / scale
-        rows = np.stack([x, y, side], axis=1).astype(np.float64)
-        return np.vstack([rows, rows * (1, 1, _GROWN)])
+        found = np.stack([x, y, side], axis=1).astype(np.float64)
+        return np.vstack([found, found * (1, 1, _GROWN)])
 
     def _reading(self, proposal, confidence: float, pips: np.ndarray, square: np.ndarray) -> DieReading:
         x, y, side = (float(v) for v in proposal)
