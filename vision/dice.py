@@ -154,23 +154,40 @@ class DiceReader:
         """The one die filling ``image`` (a photo cropped around a single die), without the finder."""
         _check_frame(image)
         h, w = image.shape[:2]
-        return self._refine(image, np.array([[(w - 1) / 2, (h - 1) / 2, 0.8 * min(w, h)]]), 0.0)[0][0]
+        proposal = np.array([[(w - 1) / 2, (h - 1) / 2, 0.8 * min(w, h)]])
+        levels = pyramid(image, float(proposal[0, 2]) * 1.5)
+        checked, _ = self._look(levels, proposal)
+        checked, confidence = self._look(levels, checked)
+        return self._read_faces(levels, checked, confidence, 0.0)[0][0]
 
     def _read(self, frame: np.ndarray) -> list[tuple[DieReading, np.ndarray]]:
         """Readings with the final patch each was read from."""
         _check_frame(frame)
         proposals = self.propose(frame)
-        return self._refine(frame, proposals, self.min_confidence) if len(proposals) else []
+        if not len(proposals):
+            return []
+        levels = pyramid(frame, float(proposals[:, 2].max()) * GROWN * 1.5)
+        # The finder may mark one pip of a die as a die of its own (most often a die much larger
+        # than the others, as one near an oblique camera), and the checker may agree: each
+        # proposal is also checked in a patch twice the size, which holds the whole die.
+        proposals = np.vstack([proposals, proposals * (1, 1, GROWN)])
+        checked, confidence = self._look(levels, proposals)
+        # A second look, from where the first moved each hopeful patch, settles its centre and
+        # size (a patch checked at twice a proposal's size may need the whole range of one move).
+        hopeful = confidence >= _HOPEFUL
+        if not hopeful.any():
+            return []
+        checked, confidence = self._look(levels, checked[hopeful])
+        return self._read_faces(levels, checked, confidence, self.min_confidence)
 
-    def _refine(self, frame: np.ndarray, proposals: np.ndarray, minimum: float):
-        """Check (x, y, side) proposals, keep the confident distinct dice, and read their faces."""
-        levels = pyramid(frame, float(proposals[:, 2].max()) * 1.5)
-        # A second look from where the first moved each patch settles its centre and size (a
-        # patch checked at twice a proposal's size may need the whole range of one correction).
-        for _ in range(2):
-            checked = _run(self.checker, [patch(levels, *p) for p in proposals])
-            proposals = _moved(proposals, checked)
-        confidence = _sigmoid(checked[:, 0])
+    def _look(self, levels: list[np.ndarray], proposals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The checker's view of (x, y, side) proposals: each moved as it answers, and the
+        probability that it is a die."""
+        out = _run(self.checker, [patch(levels, *p) for p in proposals])
+        return _moved(proposals, out), _sigmoid(out[:, 0])
+
+    def _read_faces(self, levels, proposals: np.ndarray, confidence: np.ndarray, minimum: float):
+        """Keep the confident distinct dice among checked proposals, and read their faces."""
         keep = _suppress(proposals, confidence, minimum)[: self.max_dice]
         if not keep:
             return []
@@ -190,9 +207,7 @@ class DiceReader:
         return found
 
     def propose(self, frame: np.ndarray) -> np.ndarray:
-        """(x, y, side) rows in frame pixels: local maxima of the detector's centre map, each
-        also at twice its size (the detector may mark one pip of a die much larger than most,
-        as one near an oblique camera; the checker then finds the die in the larger patch)."""
+        """(x, y, side) rows in frame pixels: local maxima of the detector's centre map."""
         small, scale = detector_input(frame, self.detector_width)
         maps = _run(self.detector, [small])[0]
         heat = _sigmoid(maps[0])
@@ -203,8 +218,7 @@ class DiceReader:
         x = (cols + 0.5 + maps[2, rows, cols]) * DETECTOR_STRIDE / scale
         y = (rows + 0.5 + maps[3, rows, cols]) * DETECTOR_STRIDE / scale
         side = np.exp(np.clip(maps[1, rows, cols], 1.0, 6.0)) / scale
-        found = np.stack([x, y, side], axis=1).astype(np.float64)
-        return np.vstack([found, found * (1, 1, _GROWN)])
+        return np.stack([x, y, side], axis=1).astype(np.float64)
 
     def _reading(self, proposal, confidence: float, pips: np.ndarray, square: np.ndarray) -> DieReading:
         x, y, side = (float(v) for v in proposal)
@@ -263,8 +277,9 @@ def _softmax(x: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=-1, keepdims=True)
 
 
+GROWN = 2.0     # size of the second patch checked at each proposal
 _APART = 0.5    # least centre distance of two dice, in the larger one's sides
-_GROWN = 2.0    # size of the second patch checked at each proposal
+_HOPEFUL = 0.05  # least checker confidence at the first look worth a second look
 
 
 def _suppress(proposals: np.ndarray, confidence: np.ndarray, minimum: float) -> list[int]:
