@@ -26,7 +26,7 @@ from vision.training.dice_data import split
 DATASETS = Path(__file__).resolve().parents[1].parent / "shared" / "datasets"
 FOLDERS = ("dice-tray", "dice-webcam")
 SPEED_FRAMES = 60
-SPEED_SETTINGS = ((320, 1), (384, 1), (448, 1), (448, 4))  # (detector_width, face_turns)
+SPEED_SETTINGS = ((320, 4), (384, 4), (448, 1), (448, 4))  # (detector_width, face_turns)
 
 
 def main() -> None:

@@ -193,12 +193,18 @@ class DiceReader:
             return []
         proposals, confidence = proposals[keep], confidence[keep]
         patches = [patch(levels, *p) for p in proposals]
-        # the face is read from the patch in each quarter turn, and the probabilities averaged
-        turned = [np.ascontiguousarray(np.rot90(p, k)) for k in range(self.face_turns) for p in patches]
-        out = _run(self.face_network, turned).reshape(self.face_turns, len(patches), -1)
-        faces = _softmax(out[:, :, 1:7]).mean(axis=0)
-        confidence = np.sqrt(confidence * _sigmoid(out[0, :, 0]))  # both networks must agree it is a die
-        proposals = _moved(proposals, out[0])
+        out = _run(self.face_network, patches)
+        faces = _softmax(out[:, 1:7])
+        # a face read with doubt is read again in the other quarter turns (up to face_turns in
+        # all), the probabilities averaged
+        doubtful = np.flatnonzero(faces.max(axis=1) < _DOUBT)
+        if len(doubtful) and self.face_turns > 1:
+            turns = range(1, self.face_turns)
+            turned = [np.ascontiguousarray(np.rot90(patches[i], k)) for k in turns for i in doubtful]
+            again = _softmax(_run(self.face_network, turned)[:, 1:7]).reshape(len(turns), len(doubtful), -1)
+            faces[doubtful] = (faces[doubtful] + again.sum(axis=0)) / self.face_turns
+        confidence = np.sqrt(confidence * _sigmoid(out[:, 0]))  # both networks must agree it is a die
+        proposals = _moved(proposals, out)
         found = []
         for i in _suppress(proposals, confidence, minimum):  # answers the last move brought together
             proposal, score, probabilities = proposals[i], confidence[i], faces[i]
@@ -280,6 +286,7 @@ def _softmax(x: np.ndarray) -> np.ndarray:
 GROWN = 2.0     # size of the second patch checked at each proposal
 _APART = 0.5    # least centre distance of two dice, in the larger one's sides
 _HOPEFUL = 0.05  # least checker confidence at the first look worth a second look
+_DOUBT = 0.95    # a face read less surely than this is read again in the other quarter turns
 
 
 def _suppress(proposals: np.ndarray, confidence: np.ndarray, minimum: float) -> list[int]:
