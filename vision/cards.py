@@ -210,8 +210,14 @@ class CardReader:
             # index, a pip, the picture - would otherwise each read as a card).
             if any(cv2.pointPolygonTest(q, reading.anchor, False) >= 0 for q in polygons):
                 continue
-            if any(_iou(reading.corners, k.corners) > 0.5 for k in whole) or any(
-                    _one_card(reading, k) for k in readings):
+            if any(_iou(reading.corners, k.corners) > 0.5 for k in whole):
+                continue
+            pair = next((k for k, other in enumerate(readings) if _opposite_indices(other, reading)), None)
+            if pair is not None:
+                readings[pair] = _read_by_both_indices(readings[pair], reading)
+                polygons.append(readings[pair].corners.reshape(-1, 1, 2).astype(np.float32))
+                continue
+            if any(_one_card(reading, k) for k in readings):
                 continue
             if certainty < HIDDEN_INDEX_CERTAINTY and any(
                     cv2.pointPolygonTest(k.corners.reshape(-1, 1, 2), reading.anchor, False) >= 0 for k in readings):
@@ -262,6 +268,42 @@ class CardReader:
         if colour_p is not None:
             colours = {c: float(v) for c, v in zip(self.model.colours.classes, colour_p)}
         return CardReading(corners.astype(np.float32), min(face_down, 1.0), colours, values, float(certainty))
+
+
+def _card_frame(reading: CardReading) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    """A card read by one corner: that corner point, unit vectors along its two edges, its guessed width."""
+    p = reading.corners[0]
+    right, down = reading.corners[1] - p, reading.corners[3] - p
+    width = float(np.linalg.norm(right))
+    return p, right / width, down / float(np.linalg.norm(down)), width
+
+
+def _opposite_indices(a: CardReading, b: CardReading) -> bool:
+    """Whether cards read by one corner each are one card seen at both its index corners: they
+    face opposite ways (within about 18 degrees), and the corners are a card's diagonal apart
+    (the card they span has the cards' proportions, within 10 %, and about the guessed width,
+    which is itself a guess)."""
+    pa, ra, da, wa = _card_frame(a)
+    pb, rb, db, _ = _card_frame(b)
+    if (np.dot(ra, rb) + np.dot(da, db)) / 2 > -0.95:
+        return False
+    width, height = np.linalg.solve(np.column_stack([ra, da]), pb - pa)
+    aspect = np.linalg.norm(a.corners[3] - a.corners[0]) / wa
+    return bool(0.8 * wa <= width <= 1.6 * wa and abs(height / (width * aspect) - 1) <= 0.1)
+
+
+def _read_by_both_indices(a: CardReading, b: CardReading) -> CardReading:
+    """One card from the readings of its two index corners: the outline they span, and each
+    class's probability from both readings (as independent evidence)."""
+    pa, ra, da, _ = _card_frame(a)
+    width, height = np.linalg.solve(np.column_stack([ra, da]), b.corners[0] - pa)
+    quad = np.array([pa, pa + ra * width, b.corners[0], pa + da * height], np.float32)
+    return replace(a, corners=quad, values=_joint(a.values, b.values), colours=_joint(a.colours, b.colours),
+                   certainty=1 - (1 - a.certainty) * (1 - b.certainty), index_at=None)
+
+
+def _joint(p: Mapping[str, float], q: Mapping[str, float]) -> dict[str, float]:
+    return {k: (p[k] + q.get(k, 0.0)) / 2 for k in p}
 
 
 def _one_card(a: CardReading, b: CardReading) -> bool:

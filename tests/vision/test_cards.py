@@ -9,8 +9,9 @@ from assistant.commands.print_mat import mat_layout
 from engine.table import FACE_DOWN, Card
 from vision.card_model import CardModel, EnrolmentError, Linear
 from vision.card_corners import card_corners, find_corners, index_patches
-from vision.card_features import CARD_SIZE, portrait, rectify
-from vision.cards import CardReader, CardReading, ReaderParams, _one_card, enrol
+from vision.card_features import portrait, rectify
+from vision.cards import (CardReader, CardReading, ReaderParams, _one_card, _opposite_indices, _read_by_both_indices,
+                          enrol)
 from vision.evaluate import Box, Found, match
 from vision.mat import MatLocator
 from vision.synth.cards import CARD_MM, HILO_COLOURS, HILO_VALUES, enrolment_tables, hilo_table
@@ -190,15 +191,35 @@ def test_a_logistic_classifier_weighs_classes_equally_and_gives_probabilities():
     assert list(p.argmax(axis=1)) == [0, 1, 2]
 
 
-def test_fanned_cards_of_one_value_are_two_cards_but_a_card_read_at_both_indices_is_one():
-    def by_corner(point, right, down, value="7", width=100.0, height=150.0):
-        p, r, d = (np.array(v, np.float32) for v in (point, right, down))
-        quad = np.array([p, p + r * width, p + r * width + d * height, p + d * height], np.float32)
-        return CardReading(quad, 0.0, {}, {value: 1.0}, 0.95, True, tuple(p + 5))
+def by_corner(point, right, down, value="7", width=100.0, height=150.0, values=None):
+    """A card read by the index corner at ``point``, its edges along ``right`` and ``down``."""
+    p, r, d = (np.array(v, np.float32) for v in (point, right, down))
+    quad = np.array([p, p + r * width, p + r * width + d * height, p + d * height], np.float32)
+    return CardReading(quad, 0.0, {}, values or {value: 1.0}, 0.95, True, tuple(p + 5))
 
+
+def test_fanned_cards_of_one_value_are_two_cards_but_a_card_read_at_both_indices_is_one():
     first = by_corner((100, 100), (1, 0), (0, 1))
     fanned = by_corner((140, 100), (1, 0), (0, 1))                  # the next card of a fan, 40 % along
     assert not _one_card(first, fanned)
     other_index = by_corner((230, 220), (-1, 0), (0, -1))            # the card's opposite corner, size misjudged
     assert _one_card(first, other_index)
     assert not _one_card(first, by_corner((230, 220), (-1, 0), (0, -1), value="8"))
+
+
+def test_a_card_read_at_both_index_corners_is_one_card_read_from_both():
+    # a card 120 x 180 px whose size was guessed as 100 x 150; its lower index is misread
+    upper = by_corner((100, 100), (1, 0), (0, 1), values={"7": 0.9, "1": 0.1})
+    lower = by_corner((220, 280), (-1, 0), (0, -1), values={"7": 0.4, "1": 0.6})
+    assert _opposite_indices(upper, lower)
+    card = _read_by_both_indices(upper, lower)
+    assert np.allclose(card.corners, [(100, 100), (220, 100), (220, 280), (100, 280)])
+    assert card.values == pytest.approx({"7": 0.65, "1": 0.35}) and card.label == "7"
+    assert card.anchor == pytest.approx((160, 190))
+    assert card.certainty == pytest.approx(1 - 0.05 ** 2)
+
+    turn = np.radians(25)                                             # a fanned card, turned
+    assert not _opposite_indices(upper, by_corner((220, 280), (-np.cos(turn), -np.sin(turn)),
+                                                  (np.sin(turn), -np.cos(turn))))
+    assert not _opposite_indices(upper, by_corner((320, 280), (-1, 0), (0, -1)))   # the next card's corner
+    assert not _opposite_indices(upper, by_corner((220, 280), (1, 0), (0, 1)))     # facing the same way
