@@ -79,7 +79,7 @@ class DiceReader:
         palette: Palette,
         detector_width: int = 448,
         proposal_threshold: float = 0.1,
-        min_confidence: float = 0.5,
+        min_confidence: float = 0.7,
         max_dice: int = 40,
         face_turns: int = 1,
         enrolled: EnrolledFaces | None = None,
@@ -188,7 +188,9 @@ class DiceReader:
 
     def _read_faces(self, levels, proposals: np.ndarray, confidence: np.ndarray, minimum: float):
         """Keep the confident distinct dice among checked proposals, and read their faces."""
-        keep = _suppress(proposals, confidence, minimum)[: self.max_dice]
+        # the face network's opinion counts too (the confidence reported is the geometric mean of
+        # both networks'), so the checker alone only drops what no face reading could lift
+        keep = _suppress(proposals, confidence, minimum ** 2)[: self.max_dice]
         if not keep:
             return []
         proposals, confidence = proposals[keep], confidence[keep]
