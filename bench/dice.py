@@ -15,9 +15,11 @@ import time
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 from assistant import settings as settings_mod
-from vision.dice import DiceReader
+from vision.dice import CHECKER_MODEL, DETECTOR_MODEL, FACE_MODEL, DiceReader, _run, load_network
+from vision.dice_patches import PATCH_SIDE
 from vision.evaluate import Found, evaluate, read_labels
 from vision.stillness import StillnessGate
 from vision.synth.dice import Look, render_scene
@@ -44,6 +46,7 @@ def main() -> None:
         for part, subset in (("all", names), ("tune", tune), ("held-out", held_out)):
             print(f"{folder} {part}: {json.dumps(evaluate(path, read, images=subset))}", flush=True)
     speed(section)
+    engines()
 
 
 def speed(section: dict) -> None:
@@ -72,6 +75,27 @@ def speed(section: dict) -> None:
         gate.update(frame)
         still.append((time.perf_counter() - start) * 1000)
     print(f"stillness gate median {statistics.median(still):.3f} ms per frame")
+
+
+def engines() -> None:
+    """Median ms of each network on OpenCV 5's new and classic engines, interleaved on the same
+    inputs (the reader runs the face network on the classic one, the others on the new one)."""
+    if not hasattr(cv2.dnn, "ENGINE_NEW"):
+        print("engines: this OpenCV has only the classic engine")
+        return
+    rng = np.random.default_rng(0)
+    for name, side, batch in ((DETECTOR_MODEL, 448, 1), (CHECKER_MODEL, PATCH_SIDE, 24), (FACE_MODEL, PATCH_SIDE, 6)):
+        nets = {engine: load_network(name, getattr(cv2.dnn, engine)) for engine in ("ENGINE_NEW", "ENGINE_CLASSIC")}
+        images = [rng.integers(0, 256, (side, side, 3), dtype=np.uint8) for _ in range(batch)]
+        times: dict[str, list[float]] = {engine: [] for engine in nets}
+        for _ in range(SPEED_FRAMES):
+            for engine, net in nets.items():
+                start = time.perf_counter()
+                _run(net, images)
+                times[engine].append((time.perf_counter() - start) * 1000)
+        new, classic = (statistics.median(times[e]) for e in nets)
+        print(f"engines, {name} x{batch}: new {new:.2f} ms, classic {classic:.2f} ms "
+              f"(classic / new {classic / new:.2f})")
 
 
 if __name__ == "__main__":

@@ -30,8 +30,7 @@ import numpy as np
 from engine.table import Die
 from vision.dice_colours import Palette, body_colour
 from vision.dice_faces import EnrolledFaces, face_square
-from vision.dice_patches import (DETECTOR_STRIDE, PATCH_CONTEXT, PATCH_SIDE, PIP_FACES, detector_input, patch,
-                                 pyramid)
+from vision.dice_patches import DETECTOR_STRIDE, PATCH_CONTEXT, PATCH_SIDE, PIP_FACES, detector_input, patch, pyramid
 
 DETECTOR_MODEL = "dice_detector.onnx"
 CHECKER_MODEL = "dice_checker.onnx"
@@ -108,7 +107,7 @@ class DiceReader:
         return cls(
             detector=load_network(section["detector_model"] or DETECTOR_MODEL),
             checker=load_network(section["checker_model"] or CHECKER_MODEL),
-            face_network=load_network(section["face_model"] or FACE_MODEL),
+            face_network=load_network(section["face_model"] or FACE_MODEL, CLASSIC_ENGINE),
             palette=Palette.parse(section["palette"]),
             detector_width=section["detector_width"],
             proposal_threshold=section["proposal_threshold"],
@@ -240,15 +239,22 @@ class DiceReader:
             faces=faces, confidence=round(float(confidence), 4), colour=self.palette.name(square))
 
 
-def load_network(name_or_path: str) -> cv2.dnn.Net:
-    """An ONNX network from a path, or by file name from the packaged ``vision/models``."""
+# OpenCV 5 runs the face network's plain convolutions about a third faster on its classic engine
+# than on its new one, and the two other networks a little slower (bench/dice.py). OpenCV 4 has
+# only the classic engine and no choice.
+CLASSIC_ENGINE = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
+
+
+def load_network(name_or_path: str, engine: int | None = None) -> cv2.dnn.Net:
+    """An ONNX network from a path, or by file name from the packaged ``vision/models``, run by
+    OpenCV's default engine or by ``engine``."""
     path = Path(name_or_path)
     if not path.is_absolute() and not path.exists():
         path = Path(str(resources.files("vision").joinpath("models", name_or_path)))
     if not path.is_file():
         raise DiceReaderError(f"{path}: no such model file")
     try:
-        return cv2.dnn.readNetFromONNX(str(path))
+        return cv2.dnn.readNetFromONNX(str(path), *([] if engine is None else [engine]))
     except cv2.error as exc:
         raise DiceReaderError(f"{path}: not a readable ONNX model ({exc.msg.strip() or exc})") from None
 
