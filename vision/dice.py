@@ -218,7 +218,9 @@ class DiceReader:
         small, scale = detector_input(frame, self.detector_width)
         maps = _run(self.detector, [small])[0]
         heat = _sigmoid(maps[0])
-        peaks = (heat >= self.proposal_threshold) & (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8)))
+        # maxima among the four nearest cells, not eight: where the marks of touching dice merge
+        # into a ridge, one die's own maximum may have a higher diagonal neighbour on the ridge
+        peaks = (heat >= self.proposal_threshold) & (heat >= cv2.dilate(heat, _CROSS))
         rows, cols = np.nonzero(peaks)
         order = np.argsort(-heat[rows, cols])[: self.max_dice * 2]
         rows, cols = rows[order], cols[order]
@@ -294,6 +296,7 @@ def _softmax(x: np.ndarray) -> np.ndarray:
 GROWN = 2.0     # size of the second patch checked at each proposal
 _APART = 0.5    # least centre distance of two dice, in the larger one's sides
 _HOPEFUL = 0.05  # least checker confidence at the first look worth a second look
+_CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
 _DOUBT = 0.95    # a face read less surely than this is read again in the other quarter turns
 
 
