@@ -20,7 +20,7 @@ from engine.table import FACE_DOWN
 NOT_A_CARD = "not-a-card"
 FACE_UP = "face-up"
 NO_INDEX = "no-index"   # a card corner where nothing is printed, or a corner of something else
-FORMAT = 5
+FORMAT = 6
 
 
 class EnrolmentError(ValueError):
