@@ -7,6 +7,7 @@ import pytest
 
 from dice_support import dice_settings, reader
 from vision.dice import DiceReader, DiceReaderError
+from vision.dice_colours import Palette
 from vision.evaluate import Found, match, read_labels
 from vision.synth.dice import Look, render_scene
 
@@ -136,3 +137,38 @@ def test_packaged_networks_are_small_enough_to_ship():
     for name in ("dice_detector.onnx", "dice_faces.onnx"):
         size = resources.files("vision").joinpath("models", name).stat().st_size
         assert 10_000 < size < 2_000_000, (name, size)
+
+
+class ScriptedNetwork:
+    """Stands in for a cv2.dnn network: answers each forward pass with the next scripted logits
+    (die, six faces, dx, dy, log size), one row per image, and records the batch sizes."""
+
+    def __init__(self, *answers):
+        self.answers = list(answers)
+        self.batches = []
+
+    def setInput(self, blob):  # noqa: N802 - the cv2.dnn.Net method name
+        self.batches.append(len(blob))
+
+    def forward(self):
+        return np.array(self.answers.pop(0), np.float32)
+
+
+def face_logits(face: int, strength: float) -> list[float]:
+    logits = [5.0] + [0.0] * 6 + [0.0, 0.0, 0.0]
+    logits[face] = strength
+    return logits
+
+
+def test_only_a_doubtful_face_is_read_again_in_the_other_quarter_turns():
+    sure, doubtful = face_logits(3, 12.0), face_logits(2, 0.5)  # "3" beyond doubt, "2" barely
+    turned = face_logits(5, 12.0)                                # the three turns all read "5"
+    faces = ScriptedNetwork([sure, doubtful], [turned] * 3)
+    reader = DiceReader(None, None, faces, Palette.parse(dice_settings()["palette"]), face_turns=4)
+    frame = np.full((200, 300, 3), 128, np.uint8)
+    found = reader._read_faces([frame], np.array([[60.0, 100, 40], [200, 100, 40]]), np.array([0.9, 0.9]), 0.5)
+    assert faces.batches == [2, 3]
+    first, second = (reading for reading, _ in found)
+    assert first.face == "3" and first.faces["3"] > 0.99
+    # the doubtful reading (which gave "5" 1 / (5 + e^0.5)) and three sure ones, averaged
+    assert second.face == "5" and second.faces["5"] == pytest.approx((1 / (5 + math.exp(0.5)) + 3) / 4, abs=0.001)
