@@ -28,7 +28,7 @@ from vision.training.dice_data import split
 DATASETS = Path(__file__).resolve().parents[1].parent / "shared" / "datasets"
 FOLDERS = ("dice-tray", "dice-webcam")
 SPEED_FRAMES = 60
-SPEED_SETTINGS = ((320, 4), (384, 4), (448, 1), (448, 4))  # (detector_width, face_turns)
+SPEED_SETTINGS = ((320, 8), (384, 8), (448, 1), (448, 8))  # (detector_width, face_views)
 
 
 def main() -> None:
@@ -53,8 +53,8 @@ def speed(section: dict) -> None:
     """Median ms per 640x640 synthetic frame with 6 dice of 40 px, for a few settings, and per stage."""
     frames = [render_scene(seed, size=(640, 640), count=6, die_px=40, look=Look(background="felt", lean=0.2)).image
               for seed in range(SPEED_FRAMES)]
-    for width, turns in SPEED_SETTINGS:
-        reader = DiceReader.from_settings({**section, "detector_width": width, "face_turns": turns})
+    for width, views in SPEED_SETTINGS:
+        reader = DiceReader.from_settings({**section, "detector_width": width, "face_views": views})
         whole, finder = [], []
         for frame in frames:
             start = time.perf_counter()
@@ -63,8 +63,8 @@ def speed(section: dict) -> None:
             start = time.perf_counter()
             reader.propose(frame)
             finder.append((time.perf_counter() - start) * 1000)
-        default = " (default)" if (width, turns) == (section["detector_width"], section["face_turns"]) else ""
-        print(f"speed, 640x640 frame, 6 dice, 1 thread, detector_width={width} face_turns={turns}{default}: "
+        default = " (default)" if (width, views) == (section["detector_width"], section["face_views"]) else ""
+        print(f"speed, 640x640 frame, 6 dice, 1 thread, detector_width={width} face_views={views}{default}: "
               f"read median {statistics.median(whole):.2f} ms (p90 {sorted(whole)[int(0.9 * len(whole))]:.2f}); "
               f"finder {statistics.median(finder):.2f} ms, checker+faces+colour "
               f"{statistics.median(whole) - statistics.median(finder):.2f} ms", flush=True)

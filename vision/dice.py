@@ -80,11 +80,11 @@ class DiceReader:
         proposal_threshold: float = 0.1,
         min_confidence: float = 0.7,
         max_dice: int = 40,
-        face_turns: int = 1,
+        face_views: int = 1,
         enrolled: EnrolledFaces | None = None,
     ):
-        if face_turns not in (1, 2, 3, 4):
-            raise DiceReaderError(f"face_turns must be 1 to 4, not {face_turns}")
+        if face_views not in range(1, 9):
+            raise DiceReaderError(f"face_views must be 1 to 8, not {face_views}")
         self.detector = detector
         self.checker = checker
         self.face_network = face_network
@@ -93,7 +93,7 @@ class DiceReader:
         self.proposal_threshold = proposal_threshold
         self.min_confidence = min_confidence
         self.max_dice = max_dice
-        self.face_turns = face_turns
+        self.face_views = face_views
         self.enrolled = enrolled
 
     @classmethod
@@ -113,7 +113,7 @@ class DiceReader:
             proposal_threshold=section["proposal_threshold"],
             min_confidence=section["min_confidence"],
             max_dice=section["max_dice"],
-            face_turns=section["face_turns"],
+            face_views=section["face_views"],
             enrolled=enrolled,
         )
 
@@ -196,14 +196,13 @@ class DiceReader:
         patches = [patch(levels, *p) for p in proposals]
         out = _run(self.face_network, patches)
         faces = _softmax(out[:, 1:7])
-        # a face read with doubt is read again in the other quarter turns (up to face_turns in
+        # a face read with doubt is read again in other views of its patch (up to face_views in
         # all), the probabilities averaged
         doubtful = np.flatnonzero(faces.max(axis=1) < _DOUBT)
-        if len(doubtful) and self.face_turns > 1:
-            turns = range(1, self.face_turns)
-            turned = [np.ascontiguousarray(np.rot90(patches[i], k)) for k in turns for i in doubtful]
-            again = _softmax(_run(self.face_network, turned)[:, 1:7]).reshape(len(turns), len(doubtful), -1)
-            faces[doubtful] = (faces[doubtful] + again.sum(axis=0)) / self.face_turns
+        if len(doubtful) and self.face_views > 1:
+            views = [view for i in doubtful for view in _views(patches[i])[1:self.face_views]]
+            again = _softmax(_run(self.face_network, views)[:, 1:7]).reshape(len(doubtful), self.face_views - 1, -1)
+            faces[doubtful] = (faces[doubtful] + again.sum(axis=1)) / self.face_views
         confidence = np.sqrt(confidence * _sigmoid(out[:, 0]))  # both networks must agree it is a die
         proposals = _moved(proposals, out)
         found = []
@@ -279,6 +278,13 @@ def _moved(proposals: np.ndarray, out: np.ndarray) -> np.ndarray:
                       proposals[:, 2:3] * np.exp(np.clip(out[:, 9:10], -0.7, 0.7))])
 
 
+def _views(square: np.ndarray) -> list[np.ndarray]:
+    """The patch in its four quarter turns, then mirrored in its four quarter turns: eight views
+    of one face (a pip face looks the same in all)."""
+    mirrored = square[:, ::-1]
+    return [np.ascontiguousarray(np.rot90(s, k)) for s in (square, mirrored) for k in range(4)]
+
+
 def _check_frame(frame) -> None:
     if not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
         raise ValueError("the dice reader needs an 8-bit BGR colour image")
@@ -297,7 +303,7 @@ GROWN = 2.0     # size of the second patch checked at each proposal
 _APART = 0.5    # least centre distance of two dice, in the larger one's sides
 _HOPEFUL = 0.05  # least checker confidence at the first look worth a second look
 _CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
-_DOUBT = 0.95    # a face read less surely than this is read again in the other quarter turns
+_DOUBT = 0.95    # a face read less surely than this is read again in other views
 
 
 def _suppress(proposals: np.ndarray, confidence: np.ndarray, minimum: float) -> list[int]:

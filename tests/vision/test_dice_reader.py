@@ -160,15 +160,19 @@ def face_logits(face: int, strength: float) -> list[float]:
     return logits
 
 
-def test_only_a_doubtful_face_is_read_again_in_the_other_quarter_turns():
-    sure, doubtful = face_logits(3, 12.0), face_logits(2, 0.5)  # "3" beyond doubt, "2" barely
-    turned = face_logits(5, 12.0)                                # the three turns all read "5"
-    faces = ScriptedNetwork([sure, doubtful], [turned] * 3)
-    reader = DiceReader(None, None, faces, Palette.parse(dice_settings()["palette"]), face_turns=4)
-    frame = np.full((200, 300, 3), 128, np.uint8)
-    found = reader._read_faces([frame], np.array([[60.0, 100, 40], [200, 100, 40]]), np.array([0.9, 0.9]), 0.5)
-    assert faces.batches == [2, 3]
-    first, second = (reading for reading, _ in found)
+def test_only_a_doubtful_face_is_read_again_in_other_views():
+    sure = face_logits(3, 12.0)                                       # "3" beyond doubt
+    doubtful = [face_logits(2, 0.5), face_logits(4, 0.5)]             # "2" and "4", barely
+    again = [face_logits(5, 12.0)] * 3 + [face_logits(6, 12.0)] * 3   # the views of each read "5", "6"
+    faces = ScriptedNetwork([sure, *doubtful], again)
+    reader = DiceReader(None, None, faces, Palette.parse(dice_settings()["palette"]), face_views=4)
+    frame = np.full((200, 400, 3), 128, np.uint8)
+    proposals = np.array([[60.0, 100, 40], [200, 100, 40], [340, 100, 40]])
+    found = reader._read_faces([frame], proposals, np.full(3, 0.9), 0.5)
+    assert faces.batches == [3, 6]
+    first, second, third = (reading for reading, _ in found)
     assert first.face == "3" and first.faces["3"] > 0.99
-    # the doubtful reading (which gave "5" 1 / (5 + e^0.5)) and three sure ones, averaged
-    assert second.face == "5" and second.faces["5"] == pytest.approx((1 / (5 + math.exp(0.5)) + 3) / 4, abs=0.001)
+    # each doubtful reading (which gave the later face 1 / (5 + e^0.5)) and three sure ones, averaged
+    expected = (1 / (5 + math.exp(0.5)) + 3) / 4
+    assert second.face == "5" and second.faces["5"] == pytest.approx(expected, abs=0.001)
+    assert third.face == "6" and third.faces["6"] == pytest.approx(expected, abs=0.001)
