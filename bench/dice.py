@@ -50,24 +50,31 @@ def main() -> None:
 
 
 def speed(section: dict) -> None:
-    """Median ms per 640x640 synthetic frame with 6 dice of 40 px, for a few settings, and per stage."""
+    """Median ms per 640x640 synthetic frame with 6 dice of 40 px, for a few settings, and per
+    stage. The settings take turns on each frame, so that the machine's slower and faster spells
+    fall on all of them and their ratios hold."""
     frames = [render_scene(seed, size=(640, 640), count=6, die_px=40, look=Look(background="felt", lean=0.2)).image
               for seed in range(SPEED_FRAMES)]
-    for width, views in SPEED_SETTINGS:
-        reader = DiceReader.from_settings({**section, "detector_width": width, "face_views": views})
-        whole, finder = [], []
-        for frame in frames:
+    readers = {setting: DiceReader.from_settings({**section, "detector_width": setting[0], "face_views": setting[1]})
+               for setting in SPEED_SETTINGS}
+    whole: dict[tuple, list[float]] = {setting: [] for setting in readers}
+    finder: dict[tuple, list[float]] = {setting: [] for setting in readers}
+    for frame in frames * 2:
+        for setting, reader in readers.items():
             start = time.perf_counter()
             reader.read(frame)
-            whole.append((time.perf_counter() - start) * 1000)
+            whole[setting].append((time.perf_counter() - start) * 1000)
             start = time.perf_counter()
             reader.propose(frame)
-            finder.append((time.perf_counter() - start) * 1000)
-        default = " (default)" if (width, views) == (section["detector_width"], section["face_views"]) else ""
-        print(f"speed, 640x640 frame, 6 dice, 1 thread, detector_width={width} face_views={views}{default}: "
-              f"read median {statistics.median(whole):.2f} ms (p90 {sorted(whole)[int(0.9 * len(whole))]:.2f}); "
-              f"finder {statistics.median(finder):.2f} ms, checker+faces+colour "
-              f"{statistics.median(whole) - statistics.median(finder):.2f} ms", flush=True)
+            finder[setting].append((time.perf_counter() - start) * 1000)
+    default = (section["detector_width"], section["face_views"])
+    for (width, views), times in whole.items():
+        read, find = statistics.median(times), statistics.median(finder[(width, views)])
+        print(f"speed, 640x640 frame, 6 dice, 1 thread, detector_width={width} face_views={views}"
+              f"{' (default)' if (width, views) == default else ''}: read median {read:.2f} ms "
+              f"({read / statistics.median(whole[default]):.2f} x default; "
+              f"p90 {sorted(times)[int(0.9 * len(times))]:.2f}); "
+              f"finder {find:.2f} ms, checker+faces+colour {read - find:.2f} ms", flush=True)
     gate = StillnessGate()
     still = []
     for frame in frames:
