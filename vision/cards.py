@@ -283,20 +283,27 @@ def _opposite_indices(a: CardReading, b: CardReading) -> bool:
     face opposite ways (within about 18 degrees), and the corners are a card's diagonal apart
     (the card they span has the cards' proportions, within 10 %, and about the guessed width,
     which is itself a guess)."""
-    pa, ra, da, wa = _card_frame(a)
-    pb, rb, db, _ = _card_frame(b)
+    _, ra, da, wa = _card_frame(a)
+    _, rb, db, _ = _card_frame(b)
     if (np.dot(ra, rb) + np.dot(da, db)) / 2 > -0.95:
         return False
-    width, height = np.linalg.solve(np.column_stack([ra, da]), pb - pa)
+    width, height = _spanned(a, b)
     aspect = np.linalg.norm(a.corners[3] - a.corners[0]) / wa
     return bool(0.8 * wa <= width <= 1.6 * wa and abs(height / (width * aspect) - 1) <= 0.1)
+
+
+def _spanned(a: CardReading, b: CardReading) -> tuple[float, float]:
+    """Width and height of the card from ``a``'s corner along its edges to ``b``'s corner."""
+    p, right, down, _ = _card_frame(a)
+    width, height = np.linalg.solve(np.column_stack([right, down]), b.corners[0] - p)
+    return float(width), float(height)
 
 
 def _read_by_both_indices(a: CardReading, b: CardReading) -> CardReading:
     """One card from the readings of its two index corners: the outline they span, and each
     class's probability from both readings (as independent evidence)."""
     pa, ra, da, _ = _card_frame(a)
-    width, height = np.linalg.solve(np.column_stack([ra, da]), b.corners[0] - pa)
+    width, height = _spanned(a, b)
     quad = np.array([pa, pa + ra * width, b.corners[0], pa + da * height], np.float32)
     return replace(a, corners=quad, values=_joint(a.values, b.values), colours=_joint(a.colours, b.colours),
                    certainty=1 - (1 - a.certainty) * (1 - b.certainty), index_at=None)

@@ -162,14 +162,10 @@ class DiceReader:
     def _read(self, frame: np.ndarray) -> list[tuple[DieReading, np.ndarray]]:
         """Readings with the final patch each was read from."""
         _check_frame(frame)
-        proposals = self.propose(frame)
+        proposals = at_both_sizes(self.propose(frame))
         if not len(proposals):
             return []
-        levels = pyramid(frame, float(proposals[:, 2].max()) * GROWN * 1.5)
-        # The finder may mark one pip of a die as a die of its own (most often a die much larger
-        # than the others, as one near an oblique camera), and the checker may agree: each
-        # proposal is also checked in a patch twice the size, which holds the whole die.
-        proposals = np.vstack([proposals, proposals * (1, 1, GROWN)])
+        levels = pyramid(frame, float(proposals[:, 2].max()) * 1.5)
         checked, confidence = self._look(levels, proposals)
         # A second look, from where the first moved each hopeful patch, settles its centre and
         # size (a patch checked at twice a proposal's size may need the whole range of one move).
@@ -278,6 +274,14 @@ def _moved(proposals: np.ndarray, out: np.ndarray) -> np.ndarray:
                       proposals[:, 2:3] * np.exp(np.clip(out[:, 9:10], -0.7, 0.7))])
 
 
+def at_both_sizes(proposals: np.ndarray) -> np.ndarray:
+    """The (x, y, side) proposals the checker looks at: each as the finder gave it, and again at
+    _GROWN times its size. The finder may mark one pip of a die as a die of its own (most often
+    a die much larger than the others, as one near an oblique camera), and the checker may
+    agree; the larger patch holds the whole die."""
+    return np.vstack([proposals, proposals * (1, 1, _GROWN)])
+
+
 def _views(square: np.ndarray) -> list[np.ndarray]:
     """The patch in its four quarter turns, then mirrored in its four quarter turns: eight views
     of one face (a pip face looks the same in all)."""
@@ -299,7 +303,7 @@ def _softmax(x: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=-1, keepdims=True)
 
 
-GROWN = 2.0     # size of the second patch checked at each proposal
+_GROWN = 2.0    # size of the second patch checked at each proposal
 _APART = 0.5    # least centre distance of two dice, in the larger one's sides
 _HOPEFUL = 0.05  # least checker confidence at the first look worth a second look
 _CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))

@@ -30,7 +30,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 from engine.table import EXCAPE_FACES, STANDARD_FACES
-from vision.dice import CHECKER_MODEL, DETECTOR_MODEL, FACE_MODEL, GROWN, DiceReader, load_network
+from vision.dice import CHECKER_MODEL, DETECTOR_MODEL, FACE_MODEL, DiceReader, at_both_sizes, load_network
 from vision.dice_colours import Palette
 from vision.dice_patches import DETECTOR_STRIDE, FACE_OUTPUTS, PATCH_CONTEXT, PATCH_SIDE, PIP_FACES, patch, pyramid
 from vision.synth.dice import BACKGROUNDS, DICE_COLOURS, Look, render_scene
@@ -316,13 +316,12 @@ def _masked_l1(pred: torch.Tensor, target: torch.Tensor, mask: torch.Tensor) -> 
 
 
 def mine_negatives(detector_path: Path, photos: list[Photo]) -> list[list[tuple[float, float, float]]]:
-    """Per photo, the exported detector's proposals that are not near a labelled die, each also
-    at the larger size the reader checks where it finds no die."""
+    """Per photo, the patches the reader checks around the exported detector's proposals
+    (``at_both_sizes``) that are not near a labelled die."""
     finder = DiceReader(load_network(str(detector_path)), None, None, Palette.parse([]), READ_WIDTH)
     mined = []
     for photo in photos:
-        proposals = finder.propose(photo.image)
-        found = [(x, y, side) for x, y, side in np.vstack([proposals, proposals * (1, 1, GROWN)])
+        found = [(x, y, side) for x, y, side in at_both_sizes(finder.propose(photo.image))
                  if all(math.hypot(d.x - x, d.y - y) > 0.45 * d.side for d in photo.dice)]
         mined.append(found)
     print(f"mined {sum(map(len, mined))} detector false alarms", flush=True)
