@@ -1,6 +1,8 @@
 """The card reader on synthetic Hilo tables: enrolment from a few cards, then every card of a
 photographed table (perspective, uneven light, glare, blur, noise, JPEG) read with its colour and
 value, or as face down."""
+import json
+
 import cv2
 import numpy as np
 import pytest
@@ -130,6 +132,18 @@ def test_a_missing_or_damaged_enrolment_says_what_to_do(tmp_path):
     bad.write_bytes(b"not an enrolment")
     with pytest.raises(EnrolmentError, match=str(bad)):
         CardModel.load(bad)
+
+
+def test_an_enrolment_of_an_older_format_asks_to_enrol_again(enrolled, tmp_path):
+    path = tmp_path / "cards.npz"
+    enrolled[0].save(path)
+    with np.load(path) as data:
+        arrays = dict(data)
+    meta = json.loads(str(arrays["meta"]))
+    arrays["meta"] = np.array(json.dumps({**meta, "format": meta["format"] - 1}))
+    np.savez(path, **arrays)
+    with pytest.raises(EnrolmentError, match="enrol the deck again"):
+        CardModel.load(path)
 
 
 def test_enrolment_needs_two_values():

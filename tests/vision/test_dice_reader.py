@@ -106,6 +106,8 @@ def test_missing_model_and_bad_settings_are_named(tmp_path):
         DiceReader.from_settings(dice_settings(faces="roman"))
     with pytest.raises(ValueError, match="'red' is not"):
         DiceReader.from_settings(dice_settings(palette=["red"]))
+    with pytest.raises(DiceReaderError, match="face_views must be 1 to 8, not 9"):
+        DiceReader.from_settings(dice_settings(face_views=9))
 
 
 # Held-out photos (never used in training) that the reader reads entirely right, guarding
