@@ -183,8 +183,9 @@ class DiceReader:
 
     def _read_faces(self, levels, proposals: np.ndarray, confidence: np.ndarray, minimum: float):
         """Keep the confident distinct dice among checked proposals, and read their faces."""
-        # the face network's opinion counts too (the confidence reported is the geometric mean of
-        # both networks'), so the checker alone only drops what no face reading could lift
+        # for pip dice the face network's opinion counts too (the confidence reported is the
+        # geometric mean of both networks'), so the checker alone only drops what no face reading
+        # could lift
         keep = _suppress(proposals, confidence, minimum ** 2)[: self.max_dice]
         if not keep:
             return []
@@ -199,14 +200,28 @@ class DiceReader:
             views = [view for i in doubtful for view in _views(patches[i])[1:self.face_views]]
             again = _softmax(_run(self.face_network, views)[:, 1:7]).reshape(len(doubtful), self.face_views - 1, -1)
             faces[doubtful] = (faces[doubtful] + again.sum(axis=1)) / self.face_views
-        confidence = np.sqrt(confidence * _sigmoid(out[:, 0]))  # both networks must agree it is a die
+        if self.enrolled is None:  # both networks must agree it is a die; the face network knows only pips
+            confidence = np.sqrt(confidence * _sigmoid(out[:, 0]))
         proposals = _moved(proposals, out)
         found = []
         for i in _suppress(proposals, confidence, minimum):  # answers the last move brought together
             proposal, score, probabilities = proposals[i], confidence[i], faces[i]
+            if self.enrolled is not None:
+                proposal = self._printed_size(levels, proposal)
             square = patch(levels, *proposal)
             found.append((self._reading(proposal, score, probabilities, square), square))
         return found
+
+    def _printed_size(self, levels, proposal: np.ndarray) -> np.ndarray:
+        """The proposal at the size at which its face best matches an enrolled face. The
+        networks learnt mostly pips, and may take a die's printed symbol for a small die."""
+        x, y, side = proposal
+
+        def match(k: float) -> float:
+            square = patch(levels, x, y, side * k)
+            return float(self.enrolled.scores(face_square(square, _edge_angle(square))).max())
+
+        return np.array([x, y, side * max(_PRINTED_SIZES, key=match)])
 
     def propose(self, frame: np.ndarray) -> np.ndarray:
         """(x, y, side) rows in frame pixels: local maxima of the detector's centre map."""
@@ -308,6 +323,7 @@ _APART = 0.5    # least centre distance of two dice, in the larger one's sides
 _HOPEFUL = 0.05  # least checker confidence at the first look worth a second look
 _CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
 _DOUBT = 0.95    # a face read less surely than this is read again in other views
+_PRINTED_SIZES = (0.7, 1.0, 1.4, 2.0)  # sizes, relative to the found one, a printed face is matched at
 
 
 def _suppress(proposals: np.ndarray, confidence: np.ndarray, minimum: float) -> list[int]:

@@ -74,10 +74,15 @@ class EnrolledFaces:
             raise EnrolledFacesError("no enrolled dice faces")
         return cls(faces, _normalised(np.array(rows, np.float32)), np.array(labels, np.int32))
 
-    def probabilities(self, face: np.ndarray) -> dict[str, float]:
-        """Probability of each enrolled face for an upright face square (``face_square``)."""
+    def scores(self, face: np.ndarray) -> np.ndarray:
+        """The best correlation of an upright face square (``face_square``) with each enrolled face."""
         scores = np.full(len(self.faces), -1.0)
         np.maximum.at(scores, self.labels, np.abs(_windows(face) @ self.vectors.T).max(axis=0))
+        return scores
+
+    def probabilities(self, face: np.ndarray) -> dict[str, float]:
+        """Probability of each enrolled face for an upright face square (``face_square``)."""
+        scores = self.scores(face)
         weights = np.exp(SHARPNESS * (scores - scores.max()))
         weights /= weights.sum()
         return {face: round(float(p), 4) for face, p in zip(self.faces, weights)}

@@ -30,8 +30,10 @@ def test_enrolment_learns_every_face_from_every_die():
     assert enrolled().counts() == {face: 4 for face in EXCAPE_FACES}
 
 
-@pytest.mark.parametrize("seed", [601, 602, 603])
+@pytest.mark.parametrize("seed", range(601, 611))
 def test_enrolled_faces_read_a_new_scene(seed):
+    # the networks sometimes size a printed die by its symbol alone (half its side) or too large;
+    # the reader matches enrolled faces at a few sizes around the found one
     base = reader()
     read = DiceReader(base.detector, base.checker, base.face_network, base.palette, enrolled=enrolled())
     scene = render_scene(seed, count=6, die_px=48, faces=EXCAPE_FACES, colours=("white", "red", "blue", "yellow"),
