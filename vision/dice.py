@@ -78,7 +78,7 @@ class DiceReader:
         palette: Palette,
         detector_width: int = 448,
         proposal_threshold: float = 0.1,
-        min_confidence: float = 0.7,
+        min_confidence: float = 0.65,
         max_dice: int = 40,
         face_views: int = 1,
         enrolled: EnrolledFaces | None = None,

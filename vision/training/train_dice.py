@@ -11,7 +11,7 @@ which are NOT dependencies of the application (it reads the ONNX files with Open
 ``--stage detector|checker|faces`` trains one network; the checker and faces stages mine the
 detector already in ``--out`` for false alarms, so run the detector stage first. On one core
 of a 2-core machine, with another stage training on the other: about 11 min for the detector,
-7 min for the checker, 38 min for the face network. One torch thread and fixed seeds: a rerun
+7 min for the checker, 67 min for the face network. One torch thread and fixed seeds: a rerun
 gives the same weights up to floating-point ordering.
 """
 from __future__ import annotations
@@ -383,7 +383,7 @@ def main() -> None:
                         help="train every network, or one (checker and faces mine the detector in --out)")
     parser.add_argument("--detector-steps", type=int, default=2000)
     parser.add_argument("--checker-steps", type=int, default=4000)
-    parser.add_argument("--face-steps", type=int, default=8000)
+    parser.add_argument("--face-steps", type=int, default=16000)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--out", type=Path, default=MODELS)
     args = parser.parse_args()
