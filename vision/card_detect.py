@@ -4,7 +4,8 @@ Candidates come from three cues, because no single one works on every table:
 - the outer contours of bright regions (white card faces and rims) at several brightness levels;
 - the holes of those regions (the coloured panel of a rimmed card, which stays separate when the
   white rims of touching cards merge), grown outwards to the card's outer edge;
-- regions enclosed by Canny edges (cards whose face is not white).
+- regions enclosed by Canny edges, and the holes closed edges make (cards whose face is not
+  white, or that stand out from the table by their outline alone).
 Each candidate becomes a quadrilateral; those of card proportions whose four sides lie on image
 edges are kept. A quadrilateral that contains two kept cards is two touching cards, not one.
 Work happens on a copy scaled to ``detect_width`` pixels; corners are returned in frame pixels.
@@ -93,7 +94,9 @@ def find_quads(frame: np.ndarray, params: DetectParams = DetectParams(), select:
         _collect(mask, lo, hi, loose, outer, panels)
     if params.canny[1] > 0:
         edges = cv2.Canny(cv2.GaussianBlur(gray, (3, 3), 0), *params.canny)
-        _collect(cv2.bitwise_not(cv2.dilate(edges, None)), lo, hi, loose, outer, None)
+        # a region's outline, and also a hole's: where a card's outline is one closed edge, the
+        # hole it makes in the surrounding region is the card, however its print splits it inside
+        _collect(cv2.bitwise_not(cv2.dilate(edges, None)), lo, hi, loose, outer, outer)
 
     quads = [q for q in (_snap(_distinct(outer), gx, gy, params),
                          _grow(_distinct(panels), gx, gy, params)) if len(q)]

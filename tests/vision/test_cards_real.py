@@ -56,3 +56,11 @@ def test_cards_partly_under_others_are_found(reader):
     # these 16 cards, the ten of IMG_2603 and one queen of IMG_2671 read as nines when last measured.
     assert result["recall"] >= (objects - 2) / objects
     assert result["false_positives"] <= 1
+
+
+def test_a_card_found_by_its_closed_outline_alone(reader):
+    # The jack at the lower left lies half in shadow, its right edge against white paper: no
+    # brightness level outlines it, but its outline is one closed edge.
+    result = evaluate(DATASET, lambda image: [Found(*r.anchor, r.label) for r in reader.read(image)],
+                      images=["cam_image47.jpg"])
+    assert result["objects"] == 4 and result["detected"] == 4 and result["false_positives"] == 0
