@@ -214,7 +214,7 @@ class DiceReader:
 
     def _printed_size(self, levels, proposal: np.ndarray) -> np.ndarray:
         """The proposal at the size at which its face best matches an enrolled face. The
-        networks learnt mostly pips, and may take a die's printed symbol for a small die."""
+        networks learnt mostly pips: they may size a printed die by its symbol alone, or too large."""
         x, y, side = proposal
 
         def match(k: float) -> float:
