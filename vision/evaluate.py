@@ -2,8 +2,8 @@
 
 The folder holds images and ``labels.csv`` (``filename,xmin,ymin,xmax,ymax,label``, one row per
 object). A labelled object is *detected* when a detection's centre lies inside its box (each
-detection matches at most one object, nearest box centre first); it is *correct* when that
-detection's label equals the object's label.
+detection matches at most one object; as many objects as can be are matched, nearest box centre
+first); it is *correct* when that detection's label equals the object's label.
 """
 from __future__ import annotations
 
@@ -78,22 +78,41 @@ def load_image(folder: Path, name: str) -> np.ndarray:
 
 
 def match(found: Sequence[Found], boxes: Sequence[Box]) -> tuple[list[tuple[Box, Found]], int]:
-    """One-to-one pairs (box, detection) and the number of unmatched detections."""
-    candidates = []
-    for bi, box in enumerate(boxes):
-        cx, cy = box.centre()
-        for fi, f in enumerate(found):
-            if box.contains(f.x, f.y):
-                candidates.append(((f.x - cx) ** 2 + (f.y - cy) ** 2, bi, fi))
-    used_boxes: set[int] = set()
-    used_found: set[int] = set()
-    pairs = []
-    for _, bi, fi in sorted(candidates):
-        if bi not in used_boxes and fi not in used_found:
-            used_boxes.add(bi)
-            used_found.add(fi)
-            pairs.append((boxes[bi], found[fi]))
-    return pairs, len(found) - len(used_found)
+    """One-to-one pairs (box, detection), as many as there can be, and the number of unmatched
+    detections.
+
+    Each box first takes the nearest free detection inside it (nearest box centre first); then
+    a box left without one takes a detection from a box that can take another instead (a
+    detection inside two overlapping boxes must not leave the second empty while a detection
+    only it holds goes unmatched).
+    """
+    inside = [sorted((fi for fi, f in enumerate(found) if box.contains(f.x, f.y)),
+                     key=lambda fi: _distance(found[fi], box)) for box in boxes]
+    owner: dict[int, int] = {}  # detection -> box
+    nearest = sorted((_distance(found[fi], boxes[bi]), bi, fi) for bi in range(len(boxes)) for fi in inside[bi])
+    for _, bi, fi in nearest:
+        if fi not in owner and bi not in owner.values():
+            owner[fi] = bi
+
+    def take(bi: int, tried: set[int]) -> bool:
+        """Give box ``bi`` a detection, moving others' along an augmenting path if needed."""
+        for fi in inside[bi]:
+            if fi not in tried:
+                tried.add(fi)
+                if fi not in owner or take(owner[fi], tried):
+                    owner[fi] = bi
+                    return True
+        return False
+
+    for bi in set(range(len(boxes))) - set(owner.values()):
+        take(bi, set())
+    pairs = [(boxes[bi], found[fi]) for fi, bi in sorted(owner.items(), key=lambda item: item[1])]
+    return pairs, len(found) - len(owner)
+
+
+def _distance(f: Found, box: Box) -> float:
+    cx, cy = box.centre()
+    return (f.x - cx) ** 2 + (f.y - cy) ** 2
 
 
 def evaluate(
