@@ -209,6 +209,8 @@ class DiceReader:
             if self.enrolled is not None:
                 proposal = self._printed_size(levels, proposal)
             square = patch(levels, *proposal)
+            if self.enrolled is None and probabilities.argmax() == PIP_FACES.index("1"):
+                proposal, square = _on_the_pip(levels, proposal, square)
             found.append((self._reading(proposal, score, probabilities, square), square))
         return found
 
@@ -324,6 +326,9 @@ _HOPEFUL = 0.05  # least checker confidence at the first look worth a second loo
 _CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
 _DOUBT = 0.95    # a face read less surely than this is read again in other views
 _PRINTED_SIZES = (0.7, 1.0, 1.4, 2.0)  # sizes, relative to the found one, a printed face is matched at
+_SIDE = PATCH_SIDE / PATCH_CONTEXT  # a die's side in its patch, px
+_RADIUS = np.hypot(*np.mgrid[:PATCH_SIDE, :PATCH_SIDE] - (PATCH_SIDE - 1) / 2)  # from the patch's middle, px
+_PIP_CONTRAST = 30  # least grey-level difference of a pip from its face
 
 
 def _suppress(proposals: np.ndarray, confidence: np.ndarray, minimum: float) -> list[int]:
@@ -343,6 +348,29 @@ def _suppress(proposals: np.ndarray, confidence: np.ndarray, minimum: float) -> 
                for k in kept):
             kept.append(int(i))
     return kept
+
+
+def _on_the_pip(levels, proposal: np.ndarray, square: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A die showing 1 centred on its pip, which is its top face's centre (the networks place a
+    centre to within about a fifth of the side, more than a pip's radius), and its patch there;
+    unchanged when no pip-sized blob stands out near the middle of ``square``."""
+    gray = cv2.cvtColor(square, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    contrast = np.abs(gray - np.median(gray[_RADIUS < 0.3 * _SIDE]))
+    strongest = contrast[_RADIUS < 0.35 * _SIDE].max()
+    if strongest < _PIP_CONTRAST:
+        return proposal, square
+    marked = ((contrast > strongest / 2) & (_RADIUS < 0.45 * _SIDE)).astype(np.uint8)
+    count, _, stats, centres = cv2.connectedComponentsWithStats(marked)
+    middle = (PATCH_SIDE - 1) / 2
+    pips = [(math.hypot(*(centres[k] - middle)), centres[k]) for k in range(1, count)
+            if 0.005 <= stats[k, cv2.CC_STAT_AREA] / _SIDE ** 2 <= 0.08]
+    nearest = min(pips, key=lambda pip: pip[0], default=None)
+    if nearest is None or nearest[0] >= 0.3 * _SIDE:
+        return proposal, square
+    x, y, side = proposal
+    shift = (nearest[1] - middle) * side * PATCH_CONTEXT / PATCH_SIDE
+    moved = np.array([x + shift[0], y + shift[1], side])
+    return moved, patch(levels, *moved)
 
 
 def _edge_angle(square: np.ndarray) -> float:
