@@ -327,7 +327,8 @@ _CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
 _DOUBT = 0.95    # a face read less surely than this is read again in other views
 _PRINTED_SIZES = (0.7, 1.0, 1.4, 2.0)  # sizes, relative to the found one, a printed face is matched at
 _SIDE = PATCH_SIDE / PATCH_CONTEXT  # a die's side in its patch, px
-_RADIUS = np.hypot(*np.mgrid[:PATCH_SIDE, :PATCH_SIDE] - (PATCH_SIDE - 1) / 2)  # from the patch's middle, px
+_MIDDLE = (PATCH_SIDE - 1) / 2  # a patch's middle, px
+_RADIUS = np.hypot(*np.mgrid[:PATCH_SIDE, :PATCH_SIDE] - _MIDDLE)  # from the patch's middle, px
 _PIP_CONTRAST = 30  # least grey-level difference of a pip from its face
 
 
@@ -361,14 +362,13 @@ def _on_the_pip(levels, proposal: np.ndarray, square: np.ndarray) -> tuple[np.nd
         return proposal, square
     marked = ((contrast > strongest / 2) & (_RADIUS < 0.45 * _SIDE)).astype(np.uint8)
     count, _, stats, centres = cv2.connectedComponentsWithStats(marked)
-    middle = (PATCH_SIDE - 1) / 2
-    pips = [(math.hypot(*(centres[k] - middle)), centres[k]) for k in range(1, count)
+    pips = [(math.hypot(*(centres[k] - _MIDDLE)), centres[k]) for k in range(1, count)
             if 0.005 <= stats[k, cv2.CC_STAT_AREA] / _SIDE ** 2 <= 0.08]
     nearest = min(pips, key=lambda pip: pip[0], default=None)
     if nearest is None or nearest[0] >= 0.3 * _SIDE:
         return proposal, square
     x, y, side = proposal
-    shift = (nearest[1] - middle) * side * PATCH_CONTEXT / PATCH_SIDE
+    shift = (nearest[1] - _MIDDLE) * side * PATCH_CONTEXT / PATCH_SIDE
     moved = np.array([x + shift[0], y + shift[1], side])
     return moved, patch(levels, *moved)
 
@@ -394,9 +394,7 @@ def _edge_angle(square: np.ndarray) -> float:
 def _window() -> np.ndarray:
     """Weights over the patch: a ring over the die outline (0.5 to 0.7 sides from the centre),
     clear of the pips (within 0.48 sides)."""
-    middle = (PATCH_SIDE - 1) / 2
-    yy, xx = np.mgrid[0:PATCH_SIDE, 0:PATCH_SIDE].astype(np.float32)
-    radius = np.hypot(xx - middle, yy - middle) / (PATCH_SIDE / PATCH_CONTEXT)
+    radius = _RADIUS / _SIDE
     return np.exp(-((radius - 0.6) ** 2) / (2 * 0.1 ** 2)).astype(np.float32)
 
 

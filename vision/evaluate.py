@@ -104,7 +104,7 @@ def match(found: Sequence[Found], boxes: Sequence[Box]) -> tuple[list[tuple[Box,
                     return True
         return False
 
-    for bi in set(range(len(boxes))) - set(owner.values()):
+    for bi in sorted(set(range(len(boxes))) - set(owner.values())):
         take(bi, set())
     pairs = [(boxes[bi], found[fi]) for fi, bi in sorted(owner.items(), key=lambda item: item[1])]
     return pairs, len(found) - len(owner)
