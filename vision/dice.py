@@ -18,6 +18,7 @@ from the user's own dice (``vision.dice_faces``) instead of the pip probabilitie
 """
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from importlib import resources
@@ -155,9 +156,9 @@ class DiceReader:
         h, w = image.shape[:2]
         proposal = np.array([[(w - 1) / 2, (h - 1) / 2, 0.8 * min(w, h)]])
         levels = pyramid(image, float(proposal[0, 2]) * 1.5)
-        checked, _ = self._look(levels, proposal)
-        checked, confidence = self._look(levels, checked)
-        return self._read_faces(levels, checked, confidence, 0.0)[0][0]
+        checked, _, _ = self._look(levels, proposal)
+        checked, confidence, ones = self._look(levels, checked)
+        return self._read_faces(levels, checked, confidence, ones, 0.0)[0][0]
 
     def _read(self, frame: np.ndarray) -> list[tuple[DieReading, np.ndarray]]:
         """Readings with the final patch each was read from."""
@@ -166,26 +167,28 @@ class DiceReader:
         if not len(proposals):
             return []
         levels = pyramid(frame, float(proposals[:, 2].max()) * 1.5)
-        checked, confidence = self._look(levels, proposals)
+        checked, confidence, _ = self._look(levels, proposals)
         # A second look, from where the first moved each hopeful patch, settles its centre and
         # size (a patch checked at twice a proposal's size may need the whole range of one move).
         hopeful = confidence >= _HOPEFUL
         if not hopeful.any():
             return []
-        checked, confidence = self._look(levels, checked[hopeful])
-        return self._read_faces(levels, checked, confidence, self.min_confidence)
+        checked, confidence, ones = self._look(levels, checked[hopeful])
+        return self._read_faces(levels, checked, confidence, ones, self.min_confidence)
 
-    def _look(self, levels: list[np.ndarray], proposals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The checker's view of (x, y, side) proposals: each moved as it answers, and the
-        probability that it is a die."""
+    def _look(self, levels: list[np.ndarray], proposals: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The checker's view of (x, y, side) proposals: each moved as it answers, the
+        probability that it is a die, and whether it looks like a one."""
         out = _run(self.checker, [patch(levels, *p) for p in proposals])
-        return _moved(proposals, out), _sigmoid(out[:, 0])
+        return _moved(proposals, out), _sigmoid(out[:, 0]), out[:, 1:7].argmax(axis=1) == PIP_FACES.index("1")
 
-    def _read_faces(self, levels, proposals: np.ndarray, confidence: np.ndarray, minimum: float):
-        """Keep the confident distinct dice among checked proposals, and read their faces."""
+    def _read_faces(self, levels, proposals: np.ndarray, confidence: np.ndarray, ones: np.ndarray, minimum: float):
+        """Keep the confident distinct dice among checked proposals (``ones``: those the
+        checker sees as a one), and read their faces."""
         # for pip dice the face network's opinion counts too (the confidence reported is the
         # geometric mean of both networks'), so the checker alone only drops what no face reading
         # could lift
+        confidence = np.where(_two_as_one(proposals, confidence, ones), 0.0, confidence)
         keep = _suppress(proposals, confidence, minimum ** 2)[: self.max_dice]
         if not keep:
             return []
@@ -322,6 +325,10 @@ def _softmax(x: np.ndarray) -> np.ndarray:
 
 _GROWN = 2.0    # size of the second patch checked at each proposal
 _APART = 0.5    # least centre distance of two dice, in the larger one's sides
+# Two touching dice taken for one (_two_as_one): least confidence of a sure proposal, least size
+# of the one against the median sure proposal, sizes of the two against the one, least size of
+# the smaller of the two against the larger, greatest distance of their middle from its centre.
+_SURE, _LARGE, _HALF, _ALIKE, _CENTRED = 0.8, 1.4, (0.42, 0.7), 0.7, 0.25
 _HOPEFUL = 0.05  # least checker confidence at the first look worth a second look
 _CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
 _DOUBT = 0.95    # a face read less surely than this is read again in other views
@@ -349,6 +356,34 @@ def _suppress(proposals: np.ndarray, confidence: np.ndarray, minimum: float) -> 
                for k in kept):
             kept.append(int(i))
     return kept
+
+
+def _two_as_one(proposals: np.ndarray, confidence: np.ndarray, ones: np.ndarray) -> np.ndarray:
+    """Which proposals are two touching dice checked as one: much larger than most sure
+    proposals, with two sure proposals of about half its size and alike in size, a die apart
+    and not both ones, either side of its centre.
+
+    The patch grown around a die to hold all of it may hold a neighbour too, and the checker
+    can take the pair for one large die, surer than of either. Two pips of one large die, each
+    checked as a one of its own, would look like such a pair."""
+    x, y, side = proposals.T
+    merged = np.zeros(len(proposals), bool)
+    sure = confidence >= _SURE
+    if not sure.any():
+        return merged
+    for i in np.flatnonzero(side >= _LARGE * np.median(side[sure])):
+        ratio = side / side[i]
+        halves = np.flatnonzero(sure & (ratio >= _HALF[0]) & (ratio <= _HALF[1]))
+        for a, b in itertools.combinations(halves, 2):
+            if ones[a] and ones[b]:
+                continue
+            gap = math.hypot(x[a] - x[b], y[a] - y[b])
+            middle = math.hypot((x[a] + x[b]) / 2 - x[i], (y[a] + y[b]) / 2 - y[i])
+            if (min(side[a], side[b]) >= _ALIKE * max(side[a], side[b]) and gap >= _APART * max(side[a], side[b])
+                    and middle <= _CENTRED * side[i]):
+                merged[i] = True
+                break
+    return merged
 
 
 def _on_the_pip(levels, proposal: np.ndarray, square: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
