@@ -189,7 +189,7 @@ class DiceReader:
         # geometric mean of both networks'), so the checker alone only drops what no face reading
         # could lift
         confidence = np.where(_two_as_one(proposals, confidence, ones), 0.0, confidence)
-        keep = _suppress(proposals, confidence, minimum ** 2)[: self.max_dice]
+        keep = _suppress(proposals, confidence, minimum ** 2, nested=True)[: self.max_dice]
         if not keep:
             return []
         proposals, confidence = proposals[keep], confidence[keep]
@@ -329,6 +329,7 @@ _APART = 0.5    # least centre distance of two dice, in the larger one's sides
 # of the one against the median sure proposal, sizes of the two against the one, least size of
 # the smaller of the two against the larger, greatest distance of their middle from its centre.
 _SURE, _LARGE, _HALF, _ALIKE, _CENTRED = 0.8, 1.4, (0.42, 0.7), 0.7, 0.25
+_NEST_SURE = 0.97  # see _suppress
 _HOPEFUL = 0.05  # least checker confidence at the first look worth a second look
 _CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
 _DOUBT = 0.95    # a face read less surely than this is read again in other views
@@ -339,21 +340,25 @@ _RADIUS = np.hypot(*np.mgrid[:PATCH_SIDE, :PATCH_SIDE] - _MIDDLE)  # from the pa
 _PIP_CONTRAST = 30  # least grey-level difference of a pip from its face
 
 
-def _suppress(proposals: np.ndarray, confidence: np.ndarray, minimum: float) -> list[int]:
+def _suppress(proposals: np.ndarray, confidence: np.ndarray, minimum: float, nested: bool = False) -> list[int]:
     """Indices of confident proposals, most confident first, dropping any whose centre is too
-    near a surer one's.
+    near a surer one's; with ``nested``, a sure one (_NEST_SURE) is kept beside a surer one
+    less than half or more than twice its size.
 
     Two dice lying flat are at least a side apart; nearer answers are one die seen twice (or
     checked at two sizes), or a part of a die taken for a small die of its own, which the
-    networks learnt to be less sure of than the whole die.
+    networks learnt to be less sure of than the whole die. The checker is not always: a die's
+    pip and the whole die can both look sure to it, the pip a little surer, and only the face
+    network, which reads both, tells them apart.
     """
     kept: list[int] = []
     for i in np.argsort(-confidence):
         if confidence[i] < minimum:
             break
         x, y, side = proposals[i]
+        keep_nested = nested and confidence[i] >= _NEST_SURE
         if all(math.hypot(x - proposals[k, 0], y - proposals[k, 1]) >= _APART * max(side, proposals[k, 2])
-               for k in kept):
+               or (keep_nested and not 0.5 <= side / proposals[k, 2] <= 2) for k in kept):
             kept.append(int(i))
     return kept
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from dice_support import dice_settings, reader
-from vision.dice import DiceReader, DiceReaderError, _two_as_one
+from vision.dice import DiceReader, DiceReaderError, _suppress, _two_as_one
 from vision.dice_colours import Palette
 from vision.evaluate import Found, match, read_labels
 from vision.synth.dice import Look, render_scene
@@ -132,8 +132,15 @@ REAL = {
 }
 
 
+# Photos from the part the networks were trained on, once read wrong: in the first, a 5 and a 2
+# touching corner to corner were reported as one large die between them; in the second, a large
+# one's pip looked a little surer a die than the whole die, and hid it.
+ONCE_WRONG = {"dice-tray": ("IMG_20191208_112455.jpg",), "dice-webcam": ("dice_2.jpg",)}
+
+
 @pytest.mark.skipif(not DATASETS.is_dir(), reason="needs ../shared/datasets beside the repository")
-@pytest.mark.parametrize("folder,name", [(f, n) for f, names in REAL.items() for n in names])
+@pytest.mark.parametrize("folder,name", [(f, n) for photos in (REAL, ONCE_WRONG) for f, names in photos.items()
+                                         for n in names])
 def test_real_photo(folder, name):
     import cv2
 
@@ -143,19 +150,6 @@ def test_real_photo(folder, name):
     pairs, extra = match(found, boxes)
     assert extra == 0 and len(pairs) == len(boxes)
     assert [f.label for _, f in pairs] == [b.label for b, _ in pairs]
-
-
-@pytest.mark.skipif(not DATASETS.is_dir(), reason="needs ../shared/datasets beside the repository")
-def test_touching_dice_checked_as_one_are_read_as_two():
-    # a photo the networks were trained on, where a 5 and a 2 touching corner to corner were
-    # once reported as one large die between them, and both missed
-    import cv2
-
-    name = "IMG_20191208_112455.jpg"
-    boxes = read_labels(DATASETS / "dice-tray")[name]
-    found = [Found(r.x, r.y, r.face) for r in reader().read(cv2.imread(str(DATASETS / "dice-tray" / name)))]
-    pairs, extra = match(found, boxes)
-    assert extra == 0 and sorted(f.label for _, f in pairs) == sorted(b.label for b in boxes)
 
 
 # (x, y, side) of five dice 30 px wide, the first two touching, and a patch twice as large
@@ -181,6 +175,16 @@ def test_a_large_die_is_kept_unless_two_dice_make_it(change):
     else:
         proposals[2:5, 2] = 60
     assert not _two_as_one(proposals, confidence, ones).any()
+
+
+def test_a_sure_pip_does_not_hide_its_die_from_the_face_network():
+    pip, die = [100.0, 100, 16], [101, 99, 59]
+    proposals = np.array([pip, die, [104, 101, 30]])
+    confidence = np.array([0.983, 0.982, 0.981])    # the pip surest, the whole die as sure
+    assert _suppress(proposals, confidence, 0.5) == [0]
+    assert _suppress(proposals, confidence, 0.5, nested=True) == [0, 1]  # not the die seen at half its size
+    confidence[1] = 0.9                              # a die the checker doubts stays hidden
+    assert _suppress(proposals, confidence, 0.5, nested=True) == [0]
 
 
 def test_packaged_networks_are_small_enough_to_ship():
