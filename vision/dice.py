@@ -7,7 +7,8 @@ Three small networks (ONNX, run by ``cv2.dnn``; trained by ``vision/training/tra
 2. the *checker*, a tiny patch network, looks at each proposal at full resolution, says whether
    it is a die and corrects its centre and size;
 3. the *face network*, a larger patch network run only on the dice the checker kept, gives a
-   probability for each pip face and corrects the centre once more.
+   probability for each pip face and corrects the centre once more; a face it reads with doubt
+   is read again in other views of its patch, and by a second face network trained apart.
 
 Both patch networks give the same outputs (die logit, six face logits, centre shift, size
 ratio; ``vision.dice_patches``), so either can stand in for the other.
@@ -36,6 +37,7 @@ from vision.dice_patches import DETECTOR_STRIDE, PATCH_CONTEXT, PATCH_SIDE, PIP_
 DETECTOR_MODEL = "dice_detector.onnx"
 CHECKER_MODEL = "dice_checker.onnx"
 FACE_MODEL = "dice_faces.onnx"
+SECOND_FACE_MODEL = "dice_faces_second.onnx"
 
 
 class DiceReaderError(ValueError):
@@ -83,6 +85,7 @@ class DiceReader:
         max_dice: int = 40,
         face_views: int = 1,
         enrolled: EnrolledFaces | None = None,
+        second_faces: cv2.dnn.Net | None = None,
     ):
         if face_views not in range(1, 9):
             raise DiceReaderError(f"face_views must be 1 to 8, not {face_views}")
@@ -96,6 +99,7 @@ class DiceReader:
         self.max_dice = max_dice
         self.face_views = face_views
         self.enrolled = enrolled
+        self.second_faces = second_faces
 
     @classmethod
     def from_settings(cls, section: Mapping, state_dir: str | Path = "") -> "DiceReader":
@@ -109,6 +113,7 @@ class DiceReader:
             detector=load_network(section["detector_model"] or DETECTOR_MODEL),
             checker=load_network(section["checker_model"] or CHECKER_MODEL),
             face_network=load_network(section["face_model"] or FACE_MODEL, CLASSIC_ENGINE),
+            second_faces=load_network(section["second_face_model"] or SECOND_FACE_MODEL, CLASSIC_ENGINE),
             palette=Palette.parse(section["palette"]),
             detector_width=section["detector_width"],
             proposal_threshold=section["proposal_threshold"],
@@ -196,13 +201,9 @@ class DiceReader:
         patches = [patch(levels, *p) for p in proposals]
         out = _run(self.face_network, patches)
         faces = _softmax(out[:, 1:7])
-        # a face read with doubt is read again in other views of its patch (up to face_views in
-        # all), the probabilities averaged
         doubtful = np.flatnonzero(faces.max(axis=1) < _DOUBT)
-        if len(doubtful) and self.face_views > 1:
-            views = [view for i in doubtful for view in _views(patches[i])[1:self.face_views]]
-            again = _softmax(_run(self.face_network, views)[:, 1:7]).reshape(len(doubtful), self.face_views - 1, -1)
-            faces[doubtful] = (faces[doubtful] + again.sum(axis=1)) / self.face_views
+        if len(doubtful):
+            faces[doubtful] = self._read_again([patches[i] for i in doubtful], faces[doubtful])
         if self.enrolled is None:  # both networks must agree it is a die; the face network knows only pips
             confidence = np.sqrt(confidence * _sigmoid(out[:, 0]))
         proposals = _moved(proposals, out)
@@ -216,6 +217,18 @@ class DiceReader:
                 proposal, square = _on_the_pip(levels, proposal, square)
             found.append((self._reading(proposal, score, probabilities, square), square))
         return found
+
+    def _read_again(self, patches: list[np.ndarray], first: np.ndarray) -> np.ndarray:
+        """Face probabilities of patches read with doubt (``first``): averaged over their views
+        (face_views in all, the first already read), each also read by the second face network
+        when there is one (a network trained apart errs apart)."""
+        views = [_views(square)[:self.face_views] for square in patches]
+        readings = [first[:, None]]
+        for network, skip in ((self.face_network, 1), (self.second_faces, 0)):
+            if network is not None and self.face_views > skip:
+                out = _run(network, [view for square in views for view in square[skip:]])
+                readings.append(_softmax(out[:, 1:7]).reshape(len(patches), self.face_views - skip, -1))
+        return np.concatenate(readings, axis=1).mean(axis=1)
 
     def _printed_size(self, levels, proposal: np.ndarray) -> np.ndarray:
         """The proposal at the size at which its face best matches an enrolled face. The

@@ -8,15 +8,18 @@ which are NOT dependencies of the application (it reads the ONNX files with Open
     /opt/venv-train/bin/pip install torch numpy opencv-python-headless onnx
     PYTHONPATH=. /opt/venv-train/bin/python vision/training/train_dice.py --datasets ../shared/datasets
 
-``--stage detector|checker|faces`` trains one network; the checker and faces stages mine the
-detector already in ``--out`` for false alarms, so run the detector stage first. On one core
-of a 2-core machine, with another stage training on the other: about 11 min for the detector,
-7 min for the checker, 67 min for the face network. One torch thread and fixed seeds: a rerun
-gives the same weights up to floating-point ordering.
+``--stage detector|checker|faces|second-faces`` trains one network; the patch networks' stages
+mine the detector already in ``--out`` for false alarms, so run the detector stage first. The
+second face network is the face network trained with the next seed (other synthetic scenes,
+patches and starting weights), so that it errs apart from the first. On one core of a 2-core
+machine, with another stage training on the other: about 11 min for the detector, 7 min for the
+checker, 63-67 min for each face network. One torch thread and fixed seeds: a rerun gives the
+same weights up to floating-point ordering.
 """
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import random
 import time
@@ -30,7 +33,8 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 from engine.table import EXCAPE_FACES, STANDARD_FACES
-from vision.dice import CHECKER_MODEL, DETECTOR_MODEL, FACE_MODEL, DiceReader, at_both_sizes, load_network
+from vision.dice import (CHECKER_MODEL, DETECTOR_MODEL, FACE_MODEL, SECOND_FACE_MODEL, DiceReader, at_both_sizes,
+                         load_network)
 from vision.dice_colours import Palette
 from vision.dice_patches import DETECTOR_STRIDE, FACE_OUTPUTS, PATCH_CONTEXT, PATCH_SIDE, PIP_FACES, patch, pyramid
 from vision.synth.dice import BACKGROUNDS, DICE_COLOURS, Look, render_scene
@@ -375,12 +379,20 @@ def export(net: nn.Module, path: Path, example: torch.Tensor, dynamic: dict) -> 
     print(f"wrote {path} ({path.stat().st_size // 1024} KiB)")
 
 
+# stage: (file, network, steps option, seed offset)
+PATCH_NETWORKS = {
+    "checker": (CHECKER_MODEL, checker, "checker_steps", 0),
+    "faces": (FACE_MODEL, face_network, "face_steps", 0),
+    "second-faces": (SECOND_FACE_MODEL, face_network, "face_steps", 1),
+}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--datasets", type=Path, default=Path("../shared/datasets"))
     parser.add_argument("--synthetic", type=int, default=300, help="synthetic scenes to add")
-    parser.add_argument("--stage", choices=("all", "detector", "checker", "faces"), default="all",
-                        help="train every network, or one (checker and faces mine the detector in --out)")
+    parser.add_argument("--stage", choices=("all", "detector", *PATCH_NETWORKS), default="all",
+                        help="train every network, or one (the patch networks mine the detector in --out)")
     parser.add_argument("--detector-steps", type=int, default=2000)
     parser.add_argument("--checker-steps", type=int, default=4000)
     parser.add_argument("--face-steps", type=int, default=16000)
@@ -391,17 +403,22 @@ def main() -> None:
     cv2.setNumThreads(1)
     random.seed(args.seed)
     real = real_photos(args.datasets)
-    photos = real + synthetic_photos(args.synthetic, args.seed)
-    print(f"{len(photos)} training photos", flush=True)
+
+    @functools.cache
+    def photos(seed: int) -> list[Photo]:
+        scenes = real + synthetic_photos(args.synthetic, seed)
+        print(f"{len(scenes)} training photos (seed {seed})", flush=True)
+        return scenes
+
     args.out.mkdir(parents=True, exist_ok=True)
     if args.stage in ("all", "detector"):
-        det = train_detector(photos, args.detector_steps, args.seed)
+        det = train_detector(photos(args.seed), args.detector_steps, args.seed)
         export(det, args.out / DETECTOR_MODEL, torch.zeros(1, 3, 240, DETECTOR_WIDTH), {2: "height", 3: "width"})
-    patch_networks = ((CHECKER_MODEL, checker, args.checker_steps), (FACE_MODEL, face_network, args.face_steps))
-    for name, build, steps in patch_networks:
-        if args.stage in ("all", "checker" if name == CHECKER_MODEL else "faces"):
-            negatives = mine_negatives(args.out / DETECTOR_MODEL, photos)
-            net = train_patches(build(), photos, negatives, steps, args.seed, len(real))
+    for stage, (name, build, steps_option, seed_offset) in PATCH_NETWORKS.items():
+        if args.stage in ("all", stage):
+            seed = args.seed + seed_offset
+            negatives = mine_negatives(args.out / DETECTOR_MODEL, photos(seed))
+            net = train_patches(build(), photos(seed), negatives, getattr(args, steps_option), seed, len(real))
             export(net, args.out / name, torch.zeros(1, 3, PATCH_SIDE, PATCH_SIDE), {0: "batch"})
 
 
