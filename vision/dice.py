@@ -206,6 +206,12 @@ class DiceReader:
             faces[doubtful] = self._read_again([patches[i] for i in doubtful], faces[doubtful])
         if self.enrolled is None:  # both networks must agree it is a die; the face network knows only pips
             confidence = np.sqrt(confidence * _sigmoid(out[:, 0]))
+            unsure = np.flatnonzero(confidence < _SURE_DIE)
+            if self.second_faces is not None and len(unsure):
+                # and a die they are not sure of is judged by the second face network as well
+                # (most side faces that an oblique camera sees are, and it rejects them apart)
+                second = _sigmoid(_run(self.second_faces, [patches[i] for i in unsure])[:, 0])
+                confidence[unsure] = np.cbrt(confidence[unsure] ** 2 * second)
         proposals = _moved(proposals, out)
         found = []
         for i in _suppress(proposals, confidence, minimum):  # answers the last move brought together
@@ -346,6 +352,7 @@ _NEST_SURE = 0.97  # see _suppress
 _HOPEFUL = 0.05  # least checker confidence at the first look worth a second look
 _CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
 _DOUBT = 0.95    # a face read less surely than this is read again in other views
+_SURE_DIE = 0.99  # a die the checker and face network are less sure of is judged by the second too
 _PRINTED_SIZES = (0.7, 1.0, 1.4, 2.0)  # sizes, relative to the found one, a printed face is matched at
 _SIDE = PATCH_SIDE / PATCH_CONTEXT  # a die's side in its patch, px
 _MIDDLE = (PATCH_SIDE - 1) / 2  # a patch's middle, px

@@ -238,15 +238,34 @@ def test_only_a_doubtful_face_is_read_again_in_other_views():
 def test_a_doubtful_face_is_also_read_by_the_second_network():
     first = ScriptedNetwork([face_logits(3, 12.0), face_logits(2, 0.5)],  # "3" surely, "2" barely
                             [face_logits(2, 12.0)])                       # the doubtful one's other view: "2"
-    second = ScriptedNetwork([face_logits(4, 12.0)] * 2)                  # both of its views: "4"
+    second = ScriptedNetwork([face_logits(4, 12.0)] * 2,                  # both of its views: "4"
+                             [face_logits(4, 12.0)] * 2)                  # then: are both dice?
     reader = DiceReader(None, None, first, Palette.parse(dice_settings()["palette"]), face_views=2,
                         second_faces=second)
     frame = np.full((200, 300, 3), 128, np.uint8)
     found = reader._read_faces([frame], np.array([[80.0, 100, 40], [220, 100, 40]]), np.full(2, 0.9),
                                np.zeros(2, bool), 0.5)
-    assert first.batches == [2, 1] and second.batches == [2]   # only the doubtful face, in its 2 views
+    assert first.batches == [2, 1] and second.batches[0] == 2   # only the doubtful face, in its 2 views
     sure, doubtful = (reading for reading, _ in found)
     assert sure.face == "3"
     # four readings averaged: the first network's two (its "2" barely, then surely), the second's two "4"
     assert doubtful.face == "4" and doubtful.faces["4"] == pytest.approx((2 + 1 / (5 + math.exp(0.5))) / 4, abs=0.001)
     assert doubtful.faces["2"] == pytest.approx((math.exp(0.5) / (5 + math.exp(0.5)) + 1) / 4, abs=0.001)
+
+
+def test_a_die_the_first_networks_doubt_is_judged_by_the_second_face_network():
+    def die(logit):
+        return [logit, 12.0] + [0.0] * 8   # a sure "1"; only the die logit varies
+
+    first = ScriptedNetwork([die(12.0), die(12.0), die(1.0)])
+    second = ScriptedNetwork([die(12.0), die(-4.0)])       # asked about the two doubted dice only
+    reader = DiceReader(None, None, first, Palette.parse(dice_settings()["palette"]), second_faces=second)
+    frame = np.full((200, 400, 3), 128, np.uint8)
+    proposals = np.array([[60.0, 100, 40], [200, 100, 40], [340, 100, 40]])
+    found = [reading for reading, _ in reader._read_faces([frame], proposals, np.array([0.999, 0.95, 0.9]),
+                                                          np.zeros(3, bool), 0.65)]
+    assert first.batches == [3] and second.batches == [2]
+    # the first sure by both (0.9995), the second doubted by the checker and confirmed, the third
+    # doubted by the face network and rejected by the second: cbrt(0.9 * 0.731 * 0.018) < 0.65
+    assert [r.x for r in found] == [60.0, 200.0]
+    assert found[1].confidence == pytest.approx((0.95 * (1 / (1 + math.exp(-12))) ** 2) ** (1 / 3), abs=1e-3)
