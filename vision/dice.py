@@ -8,7 +8,8 @@ Three small networks (ONNX, run by ``cv2.dnn``; trained by ``vision/training/tra
    it is a die and corrects its centre and size;
 3. the *face network*, a larger patch network run only on the dice the checker kept, gives a
    probability for each pip face and corrects the centre once more; a face it reads with doubt
-   is read again in other views of its patch, and by a second face network trained apart.
+   is read again in other views of its patch, and by a second face network trained apart,
+   which also judges every die the first two networks are not both sure of.
 
 Both patch networks give the same outputs (die logit, six face logits, centre shift, size
 ratio; ``vision.dice_patches``), so either can stand in for the other.
@@ -190,9 +191,9 @@ class DiceReader:
     def _read_faces(self, levels, proposals: np.ndarray, confidence: np.ndarray, ones: np.ndarray, minimum: float):
         """Keep the confident distinct dice among checked proposals (``ones``: those the
         checker sees as a one), and read their faces."""
-        # for pip dice the face network's opinion counts too (the confidence reported is the
-        # geometric mean of both networks'), so the checker alone only drops what no face reading
-        # could lift
+        # for pip dice the face networks' opinions count too (the confidence reported is the
+        # geometric mean of the networks' probabilities), so the checker alone only drops what no
+        # face reading could lift
         confidence = np.where(_two_as_one(proposals, confidence, ones), 0.0, confidence)
         keep = _suppress(proposals, confidence, minimum ** 2, nested=True)[: self.max_dice]
         if not keep:
