@@ -202,17 +202,22 @@ class DiceReader:
         patches = [patch(levels, *p) for p in proposals]
         out = _run(self.face_network, patches)
         faces = _softmax(out[:, 1:7])
-        doubtful = np.flatnonzero(faces.max(axis=1) < _DOUBT)
-        if len(doubtful):
-            faces[doubtful] = self._read_again([patches[i] for i in doubtful], faces[doubtful])
+        doubtful = faces.max(axis=1) < _DOUBT
+        unsure = np.zeros(len(patches), bool)
         if self.enrolled is None:  # both networks must agree it is a die; the face network knows only pips
             confidence = np.sqrt(confidence * _sigmoid(out[:, 0]))
-            unsure = np.flatnonzero(confidence < _SURE_DIE)
-            if self.second_faces is not None and len(unsure):
-                # and a die they are not sure of is judged by the second face network as well
-                # (most side faces that an oblique camera sees are, and it rejects them apart)
-                second = _sigmoid(_run(self.second_faces, [patches[i] for i in unsure])[:, 0])
-                confidence[unsure] = np.cbrt(confidence[unsure] ** 2 * second)
+            unsure = confidence < _SURE_DIE
+        # The second face network reads again the faces read with doubt, and judges the dice the
+        # first two networks are not both sure of (most side faces that an oblique camera sees
+        # are, and it rejects them apart); one run on the patches' first view serves both.
+        second, asked = None, doubtful | unsure
+        if self.second_faces is not None and asked.any():
+            second = np.zeros_like(out)
+            second[asked] = _run(self.second_faces, [p for p, ask in zip(patches, asked) if ask])
+            confidence[unsure] = np.cbrt(confidence[unsure] ** 2 * _sigmoid(second[unsure, 0]))
+        if doubtful.any():
+            faces[doubtful] = self._read_again([p for p, d in zip(patches, doubtful) if d], faces[doubtful],
+                                               None if second is None else _softmax(second[doubtful, 1:7]))
         proposals = _moved(proposals, out)
         found = []
         for i in _suppress(proposals, confidence, minimum):  # answers the last move brought together
@@ -225,17 +230,18 @@ class DiceReader:
             found.append((self._reading(proposal, score, probabilities, square), square))
         return found
 
-    def _read_again(self, patches: list[np.ndarray], first: np.ndarray) -> np.ndarray:
-        """Face probabilities of patches read with doubt (``first``): averaged over their views
-        (face_views in all, the first already read), each also read by the second face network
-        when there is one (a network trained apart errs apart)."""
-        views = [_views(square)[:self.face_views] for square in patches]
-        readings = [first[:, None]]
-        for network, skip in ((self.face_network, 1), (self.second_faces, 0)):
-            if network is not None and self.face_views > skip:
-                out = _run(network, [view for square in views for view in square[skip:]])
-                readings.append(_softmax(out[:, 1:7]).reshape(len(patches), self.face_views - skip, -1))
-        return np.concatenate(readings, axis=1).mean(axis=1)
+    def _read_again(self, patches: list[np.ndarray], first: np.ndarray, second: np.ndarray | None) -> np.ndarray:
+        """Face probabilities of patches read with doubt: the face network's reading of each
+        patch (``first``) and the second face network's (``second``, None without one), averaged
+        with both networks' readings of the patch's other views (face_views in all). A network
+        trained apart errs apart."""
+        readings = [first] if second is None else [first, second]
+        networks = [self.face_network] if second is None else [self.face_network, self.second_faces]
+        others = [view for square in patches for view in _views(square)[1:self.face_views]]
+        for network in networks if others else []:
+            out = _softmax(_run(network, others)[:, 1:7]).reshape(len(patches), self.face_views - 1, -1)
+            readings.extend(out.transpose(1, 0, 2))
+        return np.mean(readings, axis=0)
 
     def _printed_size(self, levels, proposal: np.ndarray) -> np.ndarray:
         """The proposal at the size at which its face best matches an enrolled face. The

@@ -238,8 +238,8 @@ def test_only_a_doubtful_face_is_read_again_in_other_views():
 def test_a_doubtful_face_is_also_read_by_the_second_network():
     first = ScriptedNetwork([face_logits(3, 12.0), face_logits(2, 0.5)],  # "3" surely, "2" barely
                             [face_logits(2, 12.0)])                       # the doubtful one's other view: "2"
-    second = ScriptedNetwork([face_logits(4, 12.0)] * 2,                  # both of its views: "4"
-                             [face_logits(4, 12.0)] * 2)                  # then: are both dice?
+    second = ScriptedNetwork([face_logits(4, 12.0)] * 2,                  # both dice, in their first view: "4"
+                             [face_logits(4, 12.0)])                      # the doubtful one's other view: "4"
     reader = DiceReader(None, None, first, Palette.parse(dice_settings()["palette"]), face_views=2,
                         second_faces=second)
     frame = np.full((200, 300, 3), 128, np.uint8)
