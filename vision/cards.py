@@ -35,6 +35,9 @@ from vision.mat import MatLayout, MatPose
 # its guessed outline, must read at least HIDDEN_INDEX_CERTAINTY to be another card.
 SURELY_HIDDEN = 0.5
 HIDDEN_INDEX_CERTAINTY = 0.99
+# How much less surely an index may show at another guessed card width and still count in the
+# reading (see mix_widths): a width that shows it 0.1 less surely weighs 1/e as much.
+WIDTH_SOFTNESS = 0.1
 
 
 @dataclass(frozen=True)
@@ -229,18 +232,13 @@ class CardReader:
 
     def _corner_values(self, frame, corners, widths) -> tuple[np.ndarray, np.ndarray]:
         """For each corner, the probability of each value (NO_INDEX left out, so a row sums to
-        the probability that an index shows) at the card width that reads best, and that width."""
+        the probability that an index shows), read at each of the card ``widths``, and the width
+        that reads best."""
         model = self.model.corners
-        no_index = model.classes.index(NO_INDEX)
-        best_p, best_w = None, None
-        for width in widths:
-            p = model.proba(index_features(index_patches(frame, corners, [width] * len(corners), self.model.aspect)))
-            if best_p is None:
-                best_p, best_w = p, np.full(len(corners), width)
-            else:
-                better = p[:, no_index] < best_p[:, no_index]
-                best_p[better], best_w[better] = p[better], width
-        return np.delete(best_p, no_index, axis=1), best_w
+        readings = np.stack([model.proba(index_features(index_patches(frame, corners, [w] * len(corners),
+                                                                      self.model.aspect))) for w in widths])
+        values, best = mix_widths(readings, model.classes.index(NO_INDEX))
+        return values, np.asarray(widths)[best]
 
     def _corner_reading(self, frame, corner, width: float, values: np.ndarray, certainty: float) -> CardReading:
         """A card of ``width`` pixels placed by its index corner (the rest may be hidden)."""
@@ -268,6 +266,22 @@ class CardReader:
         if colour_p is not None:
             colours = {c: float(v) for c, v in zip(self.model.colours.classes, colour_p)}
         return CardReading(corners.astype(np.float32), min(face_down, 1.0), colours, values, float(certainty))
+
+
+def mix_widths(readings: np.ndarray, no_index: int) -> tuple[np.ndarray, np.ndarray]:
+    """One reading per corner from its readings at several guessed card widths (widths x
+    corners x classes, column ``no_index`` the probability that no index shows): the index
+    shows as surely as at the width where it shows best, and the values are those of every
+    width, each weighed by how nearly it shows an index as well (WIDTH_SOFTNESS). A single
+    guessed width may cut the index a little off and misread it; the widths around it agree.
+    Also the best width's index, per corner."""
+    absent = readings[:, :, no_index]
+    best = absent.argmin(axis=0)
+    values = np.delete(readings, no_index, axis=2)
+    shares = values / np.maximum(values.sum(axis=2, keepdims=True), 1e-9)
+    weights = np.exp((absent.min(axis=0) - absent) / WIDTH_SOFTNESS)[:, :, None]
+    mixed = (shares * weights).sum(axis=0) / weights.sum(axis=0)
+    return mixed * (1 - absent.min(axis=0))[:, None], best
 
 
 def _card_frame(reading: CardReading) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:

@@ -12,8 +12,8 @@ from engine.table import FACE_DOWN, Card
 from vision.card_model import CardModel, EnrolmentError, Linear
 from vision.card_corners import card_corners, find_corners, index_patches
 from vision.card_features import portrait, rectify
-from vision.cards import (CardReader, CardReading, ReaderParams, _one_card, _opposite_indices, _read_by_both_indices,
-                          enrol)
+from vision.cards import (WIDTH_SOFTNESS, CardReader, CardReading, ReaderParams, _one_card, _opposite_indices,
+                          _read_by_both_indices, enrol, mix_widths)
 from vision.evaluate import Box, Found, match
 from vision.mat import MatLocator
 from vision.synth.cards import CARD_MM, HILO_COLOURS, HILO_VALUES, enrolment_tables, hilo_table
@@ -219,6 +219,19 @@ def test_fanned_cards_of_one_value_are_two_cards_but_a_card_read_at_both_indices
     other_index = by_corner((230, 220), (-1, 0), (0, -1))            # the card's opposite corner, size misjudged
     assert _one_card(first, other_index)
     assert not _one_card(first, by_corner((230, 220), (-1, 0), (0, -1), value="8"))
+
+
+def test_an_index_read_at_several_guessed_widths_is_read_by_those_that_show_it_well():
+    # classes: no index, queen, king; one corner read at three guessed card widths
+    readings = np.array([[[0.10, 0.50, 0.40]],     # the index shows best, but cut a little off
+                         [[0.12, 0.08, 0.80]],     # nearly as well, and plainly a king
+                         [[0.90, 0.01, 0.09]]])    # far too wide: hardly an index
+    values, best = mix_widths(readings, no_index=0)
+    weights = np.exp(-np.array([0.0, 0.02, 0.8]) / WIDTH_SOFTNESS)
+    shares = readings[:, 0, 1:] / readings[:, 0, 1:].sum(axis=1, keepdims=True)
+    assert values[0] == pytest.approx(0.9 * (weights @ shares) / weights.sum())
+    assert values[0].sum() == pytest.approx(0.9)          # as surely an index as at the best width
+    assert values[0].argmax() == 1 and list(best) == [0]   # a king, placed at the best width
 
 
 def test_a_card_read_at_both_index_corners_is_one_card_read_from_both():

@@ -53,7 +53,7 @@ def test_cards_partly_under_others_are_found(reader):
     objects = sum(len(read_labels(DATASET)[n]) for n in FANS)
     assert result["objects"] == objects
     # Enrolled from single cards only, the index of a card under another is read less surely: of
-    # these 16 cards, the ten of IMG_2603 and one queen of IMG_2671 read as nines when last measured.
+    # these 16 cards, the ten of IMG_2603 and one queen of IMG_2671 were not found when last measured.
     assert result["recall"] >= (objects - 2) / objects
     assert result["false_positives"] <= 1
 
