@@ -3,7 +3,8 @@
 Three small networks (ONNX, run by ``cv2.dnn``; trained by ``vision/training/train_dice.py``):
 
 1. the *detector* looks at the frame reduced to ``detector_width`` px and proposes top-face
-   centres with a rough die size;
+   centres with a rough die size (and looks again at a larger width when the dice come out
+   small there);
 2. the *checker*, a tiny patch network, looks at each proposal at full resolution, says whether
    it is a die and corrects its centre and size;
 3. the *face network*, a larger patch network run only on the dice the checker kept, gives a
@@ -33,7 +34,8 @@ import numpy as np
 from engine.table import Die
 from vision.dice_colours import Palette, body_colour
 from vision.dice_faces import EnrolledFaces, face_square
-from vision.dice_patches import DETECTOR_STRIDE, PATCH_CONTEXT, PATCH_SIDE, PIP_FACES, detector_input, patch, pyramid
+from vision.dice_patches import (DETECTOR_MULTIPLE, DETECTOR_STRIDE, PATCH_CONTEXT, PATCH_SIDE, PIP_FACES,
+                                 detector_input, patch, pyramid)
 
 DETECTOR_MODEL = "dice_detector.onnx"
 CHECKER_MODEL = "dice_checker.onnx"
@@ -174,6 +176,10 @@ class DiceReader:
             return []
         levels = pyramid(frame, float(proposals[:, 2].max()) * 1.5)
         checked, confidence, _ = self._look(levels, proposals)
+        closer = self._closer_look(frame, checked, confidence)
+        if len(closer):
+            more, more_confidence, _ = self._look(levels, closer)
+            checked, confidence = np.vstack([checked, more]), np.concatenate([confidence, more_confidence])
         # A second look, from where the first moved each hopeful patch, settles its centre and
         # size (a patch checked at twice a proposal's size may need the whole range of one move).
         hopeful = confidence >= _HOPEFUL
@@ -181,6 +187,19 @@ class DiceReader:
             return []
         checked, confidence, ones = self._look(levels, checked[hopeful])
         return self._read_faces(levels, checked, confidence, ones, self.min_confidence)
+
+    def _closer_look(self, frame: np.ndarray, checked: np.ndarray, confidence: np.ndarray) -> np.ndarray:
+        """More proposals to check, from the detector at a larger width, when the dice the checker
+        is sure of at its first look came out small at ``detector_width`` (their median side under
+        _SMALL_DIE px; as first checked, some still at twice their size): there the detector tells
+        touching dice apart less well. At the larger width, up to the frame's own, they would be
+        _CLEAR_DIE px. None when they are large enough."""
+        sure = checked[confidence >= _SURE, 2] * self.detector_width / frame.shape[1]
+        if not len(sure) or np.median(sure) >= _SMALL_DIE:
+            return np.empty((0, 3))
+        larger = min(frame.shape[1], round(self.detector_width * _CLEAR_DIE / np.median(sure) / DETECTOR_MULTIPLE)
+                     * DETECTOR_MULTIPLE)
+        return at_both_sizes(self.propose(frame, larger)) if larger > self.detector_width else np.empty((0, 3))
 
     def _look(self, levels: list[np.ndarray], proposals: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The checker's view of (x, y, side) proposals: each moved as it answers, the
@@ -254,9 +273,10 @@ class DiceReader:
 
         return np.array([x, y, side * max(_PRINTED_SIZES, key=match)])
 
-    def propose(self, frame: np.ndarray) -> np.ndarray:
-        """(x, y, side) rows in frame pixels: local maxima of the detector's centre map."""
-        small, scale = detector_input(frame, self.detector_width)
+    def propose(self, frame: np.ndarray, width: int | None = None) -> np.ndarray:
+        """(x, y, side) rows in frame pixels: local maxima of the detector's centre map, the frame
+        reduced to ``width`` px (by default ``detector_width``)."""
+        small, scale = detector_input(frame, width or self.detector_width)
         maps = _run(self.detector, [small])[0]
         heat = _sigmoid(maps[0])
         # maxima among the four nearest cells, not eight: where the marks of touching dice merge
@@ -358,6 +378,7 @@ _SURE, _LARGE, _HALF, _ALIKE, _CENTRED = 0.8, 1.4, (0.42, 0.7), 0.7, 0.25
 _NEST_SURE = 0.97  # see _suppress
 _HOPEFUL = 0.05  # least checker confidence at the first look worth a second look
 _CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+_SMALL_DIE, _CLEAR_DIE = 29, 40  # die sides in detector input px: see _closer_look
 _DOUBT = 0.95    # a face read less surely than this is read again in other views
 _SURE_DIE = 0.99  # a die the checker and face network are less sure of is judged by the second too
 _PRINTED_SIZES = (0.7, 1.0, 1.4, 2.0)  # sizes, relative to the found one, a printed face is matched at
