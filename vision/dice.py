@@ -193,13 +193,14 @@ class DiceReader:
         is sure of at its first look came out small at ``detector_width`` (their median side under
         _SMALL_DIE px; as first checked, some still at twice their size): there the detector tells
         touching dice apart less well. At the larger width, up to the frame's own, they would be
-        _CLEAR_DIE px. None when they are large enough."""
+        _CLEAR_DIE px. None when they are large enough, or the frame no larger."""
         sure = checked[confidence >= _SURE, 2] * self.detector_width / frame.shape[1]
-        if not len(sure) or np.median(sure) >= _SMALL_DIE:
-            return np.empty((0, 3))
-        larger = min(frame.shape[1], round(self.detector_width * _CLEAR_DIE / np.median(sure) / DETECTOR_MULTIPLE)
-                     * DETECTOR_MULTIPLE)
-        return at_both_sizes(self.propose(frame, larger)) if larger > self.detector_width else np.empty((0, 3))
+        if len(sure) and np.median(sure) < _SMALL_DIE:
+            larger = min(frame.shape[1], round(self.detector_width * _CLEAR_DIE / np.median(sure) / DETECTOR_MULTIPLE)
+                         * DETECTOR_MULTIPLE)
+            if larger > self.detector_width:
+                return at_both_sizes(self.propose(frame, larger))
+        return np.empty((0, 3))
 
     def _look(self, levels: list[np.ndarray], proposals: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The checker's view of (x, y, side) proposals: each moved as it answers, the
