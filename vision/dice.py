@@ -193,13 +193,15 @@ class DiceReader:
         is sure of at its first look came out small at ``detector_width`` (their median side under
         _SMALL_DIE px; as first checked, some still at twice their size): there the detector tells
         touching dice apart less well. At the larger width, up to the frame's own, they would be
-        _CLEAR_DIE px. None when they are large enough, or the frame no larger."""
+        _CLEAR_DIE px. None when they are large enough, or the frame no larger. They are not also
+        checked at twice their size (``at_both_sizes``): around dice this small, such a patch
+        holds touching neighbours rather than a die whose pip was proposed."""
         sure = checked[confidence >= _SURE, 2] * self.detector_width / frame.shape[1]
         if len(sure) and np.median(sure) < _SMALL_DIE:
             larger = min(frame.shape[1], round(self.detector_width * _CLEAR_DIE / np.median(sure) / DETECTOR_MULTIPLE)
                          * DETECTOR_MULTIPLE)
             if larger > self.detector_width:
-                return at_both_sizes(self.propose(frame, larger))
+                return self.propose(frame, larger)
         return np.empty((0, 3))
 
     def _look(self, levels: list[np.ndarray], proposals: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
