@@ -197,8 +197,9 @@ class DiceReader:
         checked at twice their size (``at_both_sizes``): around dice this small, such a patch
         holds touching neighbours rather than a die whose pip was proposed."""
         sure = checked[confidence >= _SURE, 2] * self.detector_width / frame.shape[1]
-        if len(sure) and np.median(sure) < _SMALL_DIE:
-            larger = min(frame.shape[1], round(self.detector_width * _CLEAR_DIE / np.median(sure) / DETECTOR_MULTIPLE)
+        seen = float(np.median(sure)) if len(sure) else math.inf
+        if seen < _SMALL_DIE:
+            larger = min(frame.shape[1], round(self.detector_width * _CLEAR_DIE / seen / DETECTOR_MULTIPLE)
                          * DETECTOR_MULTIPLE)
             if larger > self.detector_width:
                 return self.propose(frame, larger)
