@@ -2,9 +2,9 @@
 
 Three small networks (ONNX, run by ``cv2.dnn``; trained by ``vision/training/train_dice.py``):
 
-1. the *detector* looks at the frame reduced to ``detector_width`` px and proposes top-face
-   centres with a rough die size (and looks again at a larger width when the dice come out
-   small there);
+1. the *detector* looks at the frame reduced to ``detector_width`` px and at half that width
+   (where large dice come out whole) and proposes top-face centres with a rough die size (and
+   looks again at a larger width when the dice come out small at ``detector_width``);
 2. the *checker*, a tiny patch network, looks at each proposal at full resolution, says whether
    it is a die and corrects its centre and size;
 3. the *face network*, a larger patch network run only on the dice the checker kept, gives a
@@ -171,12 +171,19 @@ class DiceReader:
     def _read(self, frame: np.ndarray) -> list[tuple[DieReading, np.ndarray]]:
         """Readings with the final patch each was read from."""
         _check_frame(frame)
-        proposals = at_both_sizes(self.propose(frame))
+        near = self.propose(frame)
+        first = at_both_sizes(near)
+        # A die large at detector_width (a camera near the table) may be proposed there by its
+        # pips alone, a one by its pip. At half that width the detector proposes the whole die,
+        # or a few of its pips: its proposals at places the first look missed are also checked
+        # at twice their size.
+        farther = self.propose(frame, self._farther_width())
+        proposals = np.vstack([first, farther, _unlike(farther, near) * (1, 1, _GROWN)])
         if not len(proposals):
             return []
         levels = pyramid(frame, float(proposals[:, 2].max()) * 1.5)
         checked, confidence, _ = self._look(levels, proposals)
-        closer = self._closer_look(frame, checked, confidence)
+        closer = self._closer_look(frame, checked[:len(first)], confidence[:len(first)])
         if len(closer):
             more, more_confidence, _ = self._look(levels, closer)
             checked, confidence = np.vstack([checked, more]), np.concatenate([confidence, more_confidence])
@@ -204,6 +211,9 @@ class DiceReader:
             if larger > self.detector_width:
                 return self.propose(frame, larger)
         return np.empty((0, 3))
+
+    def _farther_width(self) -> int:
+        return max(DETECTOR_MULTIPLE, round(self.detector_width * _FARTHER / DETECTOR_MULTIPLE) * DETECTOR_MULTIPLE)
 
     def _look(self, levels: list[np.ndarray], proposals: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The checker's view of (x, y, side) proposals: each moved as it answers, the
@@ -352,6 +362,18 @@ def at_both_sizes(proposals: np.ndarray) -> np.ndarray:
     return np.vstack([proposals, proposals * (1, 1, _GROWN)])
 
 
+def _unlike(proposals: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """The proposals that are not one of ``others`` proposed again: about as large (within
+    _ALIKE) and nearer than _APART sides."""
+    if not len(proposals) or not len(others):
+        return proposals
+    distance = np.hypot(*(proposals[:, None, :2] - others[None, :, :2]).transpose(2, 0, 1))
+    ratio = proposals[:, None, 2] / others[None, :, 2]
+    same = (distance < _APART * np.maximum(proposals[:, None, 2], others[None, :, 2])) \
+        & (ratio >= _ALIKE) & (ratio <= 1 / _ALIKE)
+    return proposals[~same.any(axis=1)]
+
+
 def _views(square: np.ndarray) -> list[np.ndarray]:
     """The patch in its four quarter turns, then mirrored in its four quarter turns: eight views
     of one face (a pip face looks the same in all)."""
@@ -383,6 +405,7 @@ _NEST_SURE = 0.97  # see _suppress
 _HOPEFUL = 0.05  # least checker confidence at the first look worth a second look
 _CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
 _SMALL_DIE, _CLEAR_DIE = 29, 40  # die sides in detector input px: see _closer_look
+_FARTHER = 0.5   # the detector's second width, against detector_width (see _read)
 _DOUBT = 0.95    # a face read less surely than this is read again in other views
 _SURE_DIE = 0.99  # a die the checker and face network are less sure of is judged by the second too
 _PRINTED_SIZES = (0.7, 1.0, 1.4, 2.0)  # sizes, relative to the found one, a printed face is matched at
