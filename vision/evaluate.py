@@ -119,20 +119,43 @@ def evaluate(
     folder: str | Path,
     read: Callable[[np.ndarray], Iterable[Found]],
     images: Sequence[str] | None = None,
+    view: Callable[[np.ndarray, list[Box]], tuple[np.ndarray, list[Box]] | None] | None = None,
 ) -> dict:
-    """Run ``read`` on every labelled image (or the named subset) and count the results."""
+    """Run ``read`` on every labelled image (or the named subset) and count the results; with
+    ``view``, on what it makes of each image and its boxes (images it gives None are left out)."""
     folder = Path(folder)
     labels = read_labels(folder)
     names = list(images) if images is not None else list(labels)
     counts = _Counts()
+    judged = 0
     for name in names:
-        image = load_image(folder, name)
+        image, boxes = load_image(folder, name), labels[name]
+        if view is not None:
+            seen = view(image, boxes)
+            if seen is None:
+                continue
+            image, boxes = seen
+        judged += 1
         start = time.perf_counter()
         found = list(read(image))
         counts.times.append((time.perf_counter() - start) * 1000)
-        pairs, extra = match(found, labels[name])
-        counts.add(labels[name], pairs, extra)
-    return counts.report(len(names))
+        pairs, extra = match(found, boxes)
+        counts.add(boxes, pairs, extra)
+    return counts.report(judged)
+
+
+def enlarged_middle(image: np.ndarray, boxes: Sequence[Box]) -> tuple[np.ndarray, list[Box]] | None:
+    """The middle half of a labelled photo enlarged to the photo's size, as a camera twice as
+    near would see it, and the boxes in it; None when the cut goes through a box."""
+    h, w = image.shape[:2]
+    x0, y0 = w // 4, h // 4
+    moved = [Box((b.xmin - x0) * 2, (b.ymin - y0) * 2, (b.xmax - x0) * 2, (b.ymax - y0) * 2, b.label) for b in boxes]
+    inside = [0 <= b.xmin and b.xmax < w and 0 <= b.ymin and b.ymax < h for b in moved]
+    outside = [b.xmax < 0 or b.xmin >= w or b.ymax < 0 or b.ymin >= h for b in moved]
+    if not all(i or o for i, o in zip(inside, outside)):
+        return None
+    middle = cv2.resize(image[y0:y0 + h // 2, x0:x0 + w // 2], (w, h), interpolation=cv2.INTER_CUBIC)
+    return middle, [b for b, i in zip(moved, inside) if i]
 
 
 def evaluate_crops(folder: str | Path, classify: Callable[[np.ndarray], str]) -> dict:

@@ -1,5 +1,7 @@
-"""The evaluation's one-to-one matching of detections to labelled boxes."""
-from vision.evaluate import Box, Found, match
+"""The evaluation's one-to-one matching of detections to labelled boxes, and its enlarged views."""
+import numpy as np
+
+from vision.evaluate import Box, Found, enlarged_middle, match
 
 
 def test_each_box_takes_the_nearest_detection_inside_it():
@@ -26,3 +28,14 @@ def test_a_longer_chain_of_overlapping_boxes_is_matched_in_full():
     pairs, extra = match(found, boxes)
     assert len(pairs) == 3 and extra == 0
     assert all(b.contains(f.x, f.y) for b, f in pairs)
+
+
+def test_enlarged_middle_doubles_the_boxes_inside_and_refuses_a_cut_one():
+    image = np.zeros((400, 600, 3), np.uint8)
+    image[150:170, 200:220] = 255  # the die of the first box, in the middle half (x 150-450, y 100-300)
+    inside, outside = Box(200, 150, 220, 170, "5"), Box(10, 10, 30, 30, "2")
+    enlarged, boxes = enlarged_middle(image, [inside, outside])
+    assert enlarged.shape == image.shape
+    assert boxes == [Box(100, 100, 140, 140, "5")]
+    assert enlarged[120, 120].tolist() == [255, 255, 255] and enlarged[90, 90].tolist() == [0, 0, 0]
+    assert enlarged_middle(image, [Box(140, 150, 160, 170, "3")]) is None  # across the cut
