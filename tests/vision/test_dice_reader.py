@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from dice_support import dice_settings, reader
-from vision.dice import DiceReader, DiceReaderError, _suppress, _two_as_one
+from vision.dice import DiceReader, DiceReaderError, _suppress, _two_as_one, _unlike
 from vision.dice_colours import Palette
 from vision.evaluate import Found, enlarged_middle, match, read_labels
 from vision.synth.dice import Look, render_scene
@@ -316,3 +316,12 @@ def test_a_die_the_first_networks_doubt_is_judged_by_the_second_face_network():
     # doubted by the face network and rejected by the second: cbrt(0.9 * 0.731 * 0.018) < 0.65
     assert [r.x for r in found] == [60.0, 200.0]
     assert found[1].confidence == pytest.approx((0.95 * (1 / (1 + math.exp(-12))) ** 2) ** (1 / 3), abs=1e-3)
+
+
+def test_a_die_the_first_look_proposed_is_not_proposed_again_by_the_farther_look():
+    near = np.array([[100.0, 100, 40], [300, 300, 20]])
+    farther = np.array([[104.0, 98, 44],    # the first die again
+                        [302, 301, 60],     # the whole die around a pip the first look proposed
+                        [500, 100, 40]])    # a die the first look missed
+    assert _unlike(farther, near).tolist() == [[302, 301, 60], [500, 100, 40]]
+    assert _unlike(farther, np.empty((0, 3))).tolist() == farther.tolist()
