@@ -206,14 +206,13 @@ class DiceReader:
         sure = checked[confidence >= _SURE, 2] * self.detector_width / frame.shape[1]
         seen = float(np.median(sure)) if len(sure) else math.inf
         if seen < _SMALL_DIE:
-            larger = min(frame.shape[1], round(self.detector_width * _CLEAR_DIE / seen / DETECTOR_MULTIPLE)
-                         * DETECTOR_MULTIPLE)
+            larger = min(frame.shape[1], _detector_width(self.detector_width * _CLEAR_DIE / seen))
             if larger > self.detector_width:
                 return self.propose(frame, larger)
         return np.empty((0, 3))
 
     def _farther_width(self) -> int:
-        return max(DETECTOR_MULTIPLE, round(self.detector_width * _FARTHER / DETECTOR_MULTIPLE) * DETECTOR_MULTIPLE)
+        return _detector_width(self.detector_width * _FARTHER)
 
     def _look(self, levels: list[np.ndarray], proposals: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The checker's view of (x, y, side) proposals: each moved as it answers, the
@@ -360,6 +359,11 @@ def at_both_sizes(proposals: np.ndarray) -> np.ndarray:
     a die much larger than the others, as one near an oblique camera), and the checker may
     agree; the larger patch holds the whole die."""
     return np.vstack([proposals, proposals * (1, 1, _GROWN)])
+
+
+def _detector_width(width: float) -> int:
+    """The nearest width the detector takes (a multiple of DETECTOR_MULTIPLE, at least one)."""
+    return max(DETECTOR_MULTIPLE, round(width / DETECTOR_MULTIPLE) * DETECTOR_MULTIPLE)
 
 
 def _unlike(proposals: np.ndarray, others: np.ndarray) -> np.ndarray:
