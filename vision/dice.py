@@ -247,6 +247,7 @@ class DiceReader:
             second = np.zeros_like(out)
             second[asked] = _run(self.second_faces, [p for p, ask in zip(patches, asked) if ask])
             confidence[unsure] = np.cbrt(confidence[unsure] ** 2 * _sigmoid(second[unsure, 0]))
+        doubtful &= confidence >= minimum  # the faces of dice about to be dropped need no second reading
         if doubtful.any():
             faces[doubtful] = self._read_again([p for p, d in zip(patches, doubtful) if d], faces[doubtful],
                                                None if second is None else _softmax(second[doubtful, 1:7]))
