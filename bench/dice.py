@@ -1,6 +1,6 @@
-"""Dice reader figures: accuracy on the labelled photo folders (all, tune and held-out parts, and
-the photos' middles enlarged twice, where the dice are twice as large) and single-threaded speed
-per 640x640 frame, with the share of each stage.
+"""Dice reader figures: accuracy on the labelled photo folders (all, tune and held-out parts, the
+photos' middles enlarged twice, where the dice are twice as large, and the photos reduced to
+half) and single-threaded speed per 640x640 frame, with the share of each stage.
 
     /work/venv-dev/bin/python bench/dice.py        (from the repository root)
 
@@ -21,7 +21,7 @@ import numpy as np
 from assistant import settings as settings_mod
 from vision.dice import CHECKER_MODEL, DETECTOR_MODEL, FACE_MODEL, DiceReader, _run, load_network
 from vision.dice_patches import PATCH_SIDE
-from vision.evaluate import Found, enlarged_middle, evaluate, read_labels
+from vision.evaluate import Found, enlarged_middle, evaluate, read_labels, reduced_to_middle
 from vision.stillness import StillnessGate
 from vision.synth.dice import Look, render_scene
 from vision.training.dice_data import split
@@ -50,6 +50,8 @@ def main() -> None:
             print(f"{folder} {part}: {json.dumps(evaluate(path, read, images=subset))}", flush=True)
         # as a camera twice as near would see them (the photos no die is cut in)
         print(f"{folder} middle enlarged 2x: {json.dumps(evaluate(path, read, view=enlarged_middle))}", flush=True)
+        # as a camera twice as far would see them
+        print(f"{folder} reduced 2x: {json.dumps(evaluate(path, read, view=reduced_to_middle))}", flush=True)
     speed(section)
     engines()
 

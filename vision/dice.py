@@ -199,14 +199,17 @@ class DiceReader:
         """More proposals to check, from the detector at a larger width, when the dice the checker
         is sure of at its first look came out small at ``detector_width`` (their median side under
         _SMALL_DIE px; as first checked, some still at twice their size): there the detector tells
-        touching dice apart less well. At the larger width, up to the frame's own, they would be
-        _CLEAR_DIE px. None when they are large enough, or the frame no larger. They are not also
+        touching dice apart less well. At the larger width they would be _CLEAR_DIE px; it is at
+        most the frame's own width, or _MOST_ENLARGED times it when the dice are small in the frame
+        too (a camera far from the table). None when they are large enough. They are not also
         checked at twice their size (``at_both_sizes``): around dice this small, such a patch
         holds touching neighbours rather than a die whose pip was proposed."""
-        sure = checked[confidence >= _SURE, 2] * self.detector_width / frame.shape[1]
-        seen = float(np.median(sure)) if len(sure) else math.inf
+        sure = checked[confidence >= _SURE, 2]
+        side = float(np.median(sure)) if len(sure) else math.inf  # in frame px
+        seen = side * self.detector_width / frame.shape[1]
         if seen < _SMALL_DIE:
-            larger = min(frame.shape[1], _detector_width(self.detector_width * _CLEAR_DIE / seen))
+            most = frame.shape[1] * (_MOST_ENLARGED if side < _SMALL_DIE else 1)
+            larger = min(most, _detector_width(self.detector_width * _CLEAR_DIE / seen))
             if larger > self.detector_width:
                 return self.propose(frame, larger)
         return np.empty((0, 3))
@@ -410,6 +413,7 @@ _NEST_SURE = 0.97  # see _suppress
 _HOPEFUL = 0.05  # least checker confidence at the first look worth a second look
 _CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
 _SMALL_DIE, _CLEAR_DIE = 29, 40  # die sides in detector input px: see _closer_look
+_MOST_ENLARGED = 2  # the closer look's largest width, in frame widths, for dice small in the frame
 _FARTHER = 0.5   # the detector's second width, against detector_width (see _read)
 _DOUBT = 0.95    # a face read less surely than this is read again in other views
 _SURE_DIE = 0.99  # a die the checker and face network are less sure of is judged by the second too

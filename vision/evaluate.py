@@ -156,6 +156,19 @@ def enlarged_middle(image: np.ndarray, boxes: Sequence[Box]) -> tuple[np.ndarray
     return middle, [b for b, i in zip(moved, inside) if i]
 
 
+def reduced_to_middle(image: np.ndarray, boxes: Sequence[Box]) -> tuple[np.ndarray, list[Box]]:
+    """A labelled photo reduced to half its size in the middle of a frame of its size, filled with
+    its median colour, as a camera twice as far would see it (with nothing else around), and
+    the boxes in it."""
+    h, w = image.shape[:2]
+    x0, y0 = w // 4, h // 4
+    frame = np.empty_like(image)
+    frame[:] = np.median(image.reshape(-1, image.shape[2]), axis=0).astype(image.dtype)
+    frame[y0:y0 + h // 2, x0:x0 + w // 2] = cv2.resize(image, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+    sx, sy = (w // 2) / w, (h // 2) / h
+    return frame, [Box(x0 + b.xmin * sx, y0 + b.ymin * sy, x0 + b.xmax * sx, y0 + b.ymax * sy, b.label) for b in boxes]
+
+
 def evaluate_crops(folder: str | Path, classify: Callable[[np.ndarray], str]) -> dict:
     """Each image is one object filling the frame: only its label is judged."""
     folder = Path(folder)

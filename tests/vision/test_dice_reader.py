@@ -8,7 +8,7 @@ import pytest
 from dice_support import dice_settings, reader
 from vision.dice import DiceReader, DiceReaderError, _suppress, _two_as_one, _unlike
 from vision.dice_colours import Palette
-from vision.evaluate import Found, enlarged_middle, match, read_labels
+from vision.evaluate import Found, enlarged_middle, match, read_labels, reduced_to_middle
 from vision.synth.dice import Look, render_scene
 
 DATASETS = Path(__file__).resolve().parents[2].parent / "shared" / "datasets"
@@ -75,17 +75,16 @@ class WidthsSeen:
         return self.network.forward()
 
 
-def test_dice_small_for_the_detector_are_looked_at_again_closer():
+# (die side in a 640-px frame, the detector's widths): half the width first (for large dice);
+# then, for dice small at the detector's 448, the width at which they come out 40 px, no more
+# than the frame's own width; or twice that when they are small in the frame too.
+@pytest.mark.parametrize("die_px, widths", [(40, [448, 224]), (36, [448, 224, 640]), (16, [448, 224, 992])])
+def test_dice_small_for_the_detector_are_looked_at_again_closer(die_px, widths):
     closer = DiceReader.from_settings(dice_settings())
     closer.detector = seen = WidthsSeen(closer.detector)
-    small = render_scene(101, count=6, die_px=22, colours=COLOURS)  # 15 px at the detector's 448
-    assert_reads(small, closer.read(small.image))
-    # half the width first (for large dice), then 40 px wanted, but never more than the frame's own width
-    assert seen.widths == [448, 224, 640]
-    seen.widths.clear()
-    usual = render_scene(101, count=6, die_px=40, colours=COLOURS)
-    assert_reads(usual, closer.read(usual.image))
-    assert seen.widths == [448, 224]
+    scene = render_scene(101, count=6, die_px=die_px, colours=COLOURS)
+    assert_reads(scene, closer.read(scene.image))
+    assert seen.widths == widths
 
 
 def test_uneven_light_keeps_faces():
@@ -191,6 +190,18 @@ def test_real_photo_enlarged_twice(name):
     enlarged, inside = enlarged_middle(cv2.imread(str(DATASETS / "dice-webcam" / name)), boxes)
     assert len(inside) == len(boxes)
     assert_reads_labels(enlarged, inside)
+
+
+# Photos reduced to half their size in the middle of the frame, as a camera twice as far would
+# see them: the dice, about 20 px wide, are read from the frame enlarged twice (one is held out).
+@pytest.mark.skipif(not DATASETS.is_dir(), reason="needs ../shared/datasets beside the repository")
+@pytest.mark.parametrize("name", ["IMG_20191208_112239.jpg", "IMG_20191209_095613.jpg"])
+def test_real_photo_reduced_to_half(name):
+    import cv2
+
+    reduced, boxes = reduced_to_middle(cv2.imread(str(DATASETS / "dice-tray" / name)),
+                                       read_labels(DATASETS / "dice-tray")[name])
+    assert_reads_labels(reduced, boxes)
 
 
 def assert_reads_labels(image, boxes):

@@ -1,7 +1,7 @@
 """The evaluation's one-to-one matching of detections to labelled boxes, and its enlarged views."""
 import numpy as np
 
-from vision.evaluate import Box, Found, enlarged_middle, match
+from vision.evaluate import Box, Found, enlarged_middle, match, reduced_to_middle
 
 
 def test_each_box_takes_the_nearest_detection_inside_it():
@@ -39,3 +39,13 @@ def test_enlarged_middle_doubles_the_boxes_inside_and_refuses_a_cut_one():
     assert boxes == [Box(100, 100, 140, 140, "5")]
     assert enlarged[120, 120].tolist() == [255, 255, 255] and enlarged[90, 90].tolist() == [0, 0, 0]
     assert enlarged_middle(image, [Box(140, 150, 160, 170, "3")]) is None  # across the cut
+
+
+def test_reduced_to_middle_halves_the_photo_and_its_boxes_in_a_frame_of_its_median_colour():
+    image = np.full((400, 600, 3), 90, np.uint8)
+    image[100:140, 200:240] = 255  # a die in its box
+    reduced, boxes = reduced_to_middle(image, [Box(200, 100, 240, 140, "4")])
+    assert reduced.shape == image.shape
+    assert boxes == [Box(250, 150, 270, 170, "4")]
+    assert reduced[160, 260].tolist() == [255, 255, 255]
+    assert reduced[10, 10].tolist() == [90, 90, 90] and reduced[120, 200].tolist() == [90, 90, 90]
