@@ -1,6 +1,7 @@
 """Dice reader figures: accuracy on the labelled photo folders (all, tune and held-out parts, the
-photos' middles enlarged twice, where the dice are twice as large, and the photos reduced to
-half) and single-threaded speed per 640x640 frame, with the share of each stage.
+photos' middles enlarged twice, where the dice are twice as large, the photos reduced to half,
+and the labelled dice cut out, as --crops judges them) and single-threaded speed per 640x640
+frame, with the share of each stage.
 
     /work/venv-dev/bin/python bench/dice.py        (from the repository root)
 
@@ -10,8 +11,10 @@ BSD-3-Clause) and dice-webcam (matteop65/Dice_Detection_Recognition, MIT).
 """
 from __future__ import annotations
 
+import csv
 import json
 import statistics
+import tempfile
 import time
 from pathlib import Path
 
@@ -21,7 +24,8 @@ import numpy as np
 from assistant import settings as settings_mod
 from vision.dice import CHECKER_MODEL, DETECTOR_MODEL, FACE_MODEL, DiceReader, _run, load_network
 from vision.dice_patches import PATCH_SIDE
-from vision.evaluate import Found, enlarged_middle, evaluate, read_labels, reduced_to_middle
+from vision.evaluate import (Found, cut_out, enlarged_middle, evaluate, evaluate_crops, read_labels,
+                             reduced_to_middle)
 from vision.stillness import StillnessGate
 from vision.synth.dice import Look, render_scene
 from vision.training.dice_data import split
@@ -29,6 +33,9 @@ from vision.training.dice_data import split
 DATASETS = Path(__file__).resolve().parents[1].parent / "shared" / "datasets"
 FOLDERS = ("dice-tray", "dice-webcam")
 SPEED_FRAMES = 60
+# every labelled die cut out with this much around it, in box sides (the webcam boxes hold only
+# the top face's pips; the tray boxes the top face)
+CROP_MARGINS = (1.0, 1.5)
 # (detector_width, face_views). At 320 and 384 the frames' 40-px dice come out under 29 px at the
 # detector, so the reader also looks at them closer (DiceReader._closer_look): no time is saved.
 SPEED_SETTINGS = ((320, 8), (384, 8), (448, 1), (448, 8))
@@ -52,8 +59,26 @@ def main() -> None:
         print(f"{folder} middle enlarged 2x: {json.dumps(evaluate(path, read, view=enlarged_middle))}", flush=True)
         # as a camera twice as far would see them
         print(f"{folder} reduced 2x: {json.dumps(evaluate(path, read, view=reduced_to_middle))}", flush=True)
+        for margin in CROP_MARGINS:
+            with tempfile.TemporaryDirectory() as crops:
+                cut_out_folder(path, margin, Path(crops))
+                report = evaluate_crops(crops, lambda image: reader.read_whole(image).face)
+            print(f"{folder} cut out, {margin} x box (--crops): {json.dumps(report)}", flush=True)
     speed(section)
     engines()
+
+
+def cut_out_folder(path: Path, margin: float, out: Path) -> None:
+    """Make ``out`` a --crops folder of every labelled die of ``path`` cut out."""
+    rows = []
+    for name, boxes in read_labels(path).items():
+        image = cv2.imread(str(path / name))
+        for k, box in enumerate(boxes):
+            crop = f"{Path(name).stem}-{k}.png"
+            cv2.imwrite(str(out / crop), cut_out(image, box, margin))
+            rows.append([crop, "", "", "", "", box.label])
+    with open(out / "labels.csv", "w", newline="") as labels:
+        csv.writer(labels).writerows([["filename", "xmin", "ymin", "xmax", "ymax", "label"], *rows])
 
 
 def speed(section: dict) -> None:

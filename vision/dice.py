@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
 from typing import Mapping, Sequence
@@ -159,14 +159,30 @@ class DiceReader:
         return entries
 
     def read_whole(self, image: np.ndarray) -> DieReading:
-        """The one die filling ``image`` (a photo cropped around a single die), without the finder."""
+        """The one die filling ``image`` (a photo cropped around a single die), without the finder.
+
+        How much of the crop the die fills is not known: a tight box may hold only its top face,
+        or only its pips, and a loose one the die and its shadow; the checker alone may place the
+        die on a pip. So for pip dice the face networks also read the crop's middle at each of
+        _WHOLE_SIZES of its side, each reading weighted by how surely they see a die there, and
+        those readings count as much as the one of the die as the checker placed it."""
         _check_frame(image)
         h, w = image.shape[:2]
-        proposal = np.array([[(w - 1) / 2, (h - 1) / 2, 0.8 * min(w, h)]])
-        levels = pyramid(image, float(proposal[0, 2]) * 1.5)
-        checked, _, _ = self._look(levels, proposal)
+        middle = ((w - 1) / 2, (h - 1) / 2)
+        levels = pyramid(image, 0.8 * min(w, h) * 1.5)
+        checked, _, _ = self._look(levels, np.array([[*middle, 0.8 * min(w, h)]]))
         checked, confidence, ones = self._look(levels, checked)
-        return self._read_faces(levels, checked, confidence, ones, 0.0)[0][0]
+        placed = self._read_faces(levels, checked, confidence, ones, 0.0)[0][0]
+        if self.enrolled is not None:
+            return placed
+        sizes = np.array([[*middle, k * min(w, h)] for k in _WHOLE_SIZES])
+        levels = pyramid(image, float(sizes[:, 2].max()) * 1.5)
+        patches = [patch(levels, *p) for p in sizes]
+        outs = [_run(network, patches) for network in (self.face_network, self.second_faces) if network is not None]
+        die = np.prod([_sigmoid(out[:, 0]) for out in outs], axis=0) ** (1 / len(outs))
+        swept = (np.mean([_softmax(out[:, 1:7]) for out in outs], axis=0) * die[:, None]).sum(axis=0)
+        faces = (swept / swept.sum() + np.array([placed.faces[f] for f in PIP_FACES])) / 2
+        return replace(placed, faces=dict(zip(PIP_FACES, faces.round(4).tolist())))
 
     def _read(self, frame: np.ndarray) -> list[tuple[DieReading, np.ndarray]]:
         """Readings with the final patch each was read from."""
@@ -417,6 +433,7 @@ _MOST_ENLARGED = 2  # the closer look's largest width, in frame widths, for dice
 _FARTHER = 0.5   # the detector's second width, against detector_width (see _read)
 _DOUBT = 0.95    # a face read less surely than this is read again in other views
 _SURE_DIE = 0.99  # a die the checker and face network are less sure of is judged by the second too
+_WHOLE_SIZES = (0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.1)  # die sides, in crop sides, a crop is read at (read_whole)
 _PRINTED_SIZES = (0.7, 1.0, 1.4, 2.0)  # sizes, relative to the found one, a printed face is matched at
 _SIDE = PATCH_SIDE / PATCH_CONTEXT  # a die's side in its patch, px
 _MIDDLE = (PATCH_SIDE - 1) / 2  # a patch's middle, px

@@ -169,6 +169,15 @@ def reduced_to_middle(image: np.ndarray, boxes: Sequence[Box]) -> tuple[np.ndarr
     return frame, [Box(x0 + b.xmin * sx, y0 + b.ymin * sy, x0 + b.xmax * sx, y0 + b.ymax * sy, b.label) for b in boxes]
 
 
+def cut_out(image: np.ndarray, box: Box, margin: float = 1.0) -> np.ndarray:
+    """The square around a labelled box's centre, ``margin`` times the box's longer side (less
+    where the image ends): one die filling the frame, as a folder judged with ``--crops`` holds."""
+    h, w = image.shape[:2]
+    x, y = box.centre()
+    half = max(box.xmax - box.xmin, box.ymax - box.ymin) * margin / 2
+    return image[max(0, round(y - half)):min(h, round(y + half)), max(0, round(x - half)):min(w, round(x + half))]
+
+
 def evaluate_crops(folder: str | Path, classify: Callable[[np.ndarray], str]) -> dict:
     """Each image is one object filling the frame: only its label is judged."""
     folder = Path(folder)

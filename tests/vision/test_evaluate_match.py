@@ -1,7 +1,7 @@
 """The evaluation's one-to-one matching of detections to labelled boxes, and its enlarged views."""
 import numpy as np
 
-from vision.evaluate import Box, Found, enlarged_middle, match, reduced_to_middle
+from vision.evaluate import Box, Found, cut_out, enlarged_middle, match, reduced_to_middle
 
 
 def test_each_box_takes_the_nearest_detection_inside_it():
@@ -49,3 +49,11 @@ def test_reduced_to_middle_halves_the_photo_and_its_boxes_in_a_frame_of_its_medi
     assert boxes == [Box(250, 150, 270, 170, "4")]
     assert reduced[160, 260].tolist() == [255, 255, 255]
     assert reduced[10, 10].tolist() == [90, 90, 90] and reduced[120, 200].tolist() == [90, 90, 90]
+
+
+def test_cut_out_is_a_square_around_the_box_centre_cut_where_the_image_ends():
+    image = np.arange(100 * 80 * 3, dtype=np.int32).reshape(100, 80, 3)
+    box = Box(20, 30, 40, 46, "6")                      # 20 wide, 16 high, centred at (30, 38)
+    assert np.array_equal(cut_out(image, box), image[28:48, 20:40])
+    assert np.array_equal(cut_out(image, box, margin=1.5), image[23:53, 15:45])
+    assert cut_out(image, Box(70, 0, 80, 10, "1"), margin=2).shape == (15, 15, 3)  # 20 x 20, less the borders
