@@ -163,9 +163,8 @@ class DiceReader:
 
         How much of the crop the die fills is not known: a tight box may hold only its top face,
         or only its pips, and a loose one the die and its shadow; the checker alone may place the
-        die on a pip. So for pip dice the face networks also read the crop's middle at each of
-        _WHOLE_SIZES of its side, each reading weighted by how surely they see a die there, and
-        those readings count as much as the one of the die as the checker placed it."""
+        die on a pip. So for pip dice the reading of the die as the checker placed it counts as
+        much as the readings at several sizes of the crop (``_faces_at_sizes``)."""
         _check_frame(image)
         h, w = image.shape[:2]
         middle = ((w - 1) / 2, (h - 1) / 2)
@@ -175,14 +174,20 @@ class DiceReader:
         placed = self._read_faces(levels, checked, confidence, ones, 0.0)[0][0]
         if self.enrolled is not None:
             return placed
-        sizes = np.array([[*middle, k * min(w, h)] for k in _WHOLE_SIZES])
+        faces = (self._faces_at_sizes(image) + np.array([placed.faces[f] for f in PIP_FACES])) / 2
+        return replace(placed, faces=dict(zip(PIP_FACES, faces.round(4).tolist())))
+
+    def _faces_at_sizes(self, image: np.ndarray) -> np.ndarray:
+        """Pip face probabilities of the die in the middle of a crop, read by the face networks
+        as _WHOLE_SIZES of the crop's side, each size weighted by how surely they see a die."""
+        h, w = image.shape[:2]
+        sizes = np.array([[(w - 1) / 2, (h - 1) / 2, k * min(w, h)] for k in _WHOLE_SIZES])
         levels = pyramid(image, float(sizes[:, 2].max()) * 1.5)
         patches = [patch(levels, *p) for p in sizes]
         outs = [_run(network, patches) for network in (self.face_network, self.second_faces) if network is not None]
         die = np.prod([_sigmoid(out[:, 0]) for out in outs], axis=0) ** (1 / len(outs))
-        swept = (np.mean([_softmax(out[:, 1:7]) for out in outs], axis=0) * die[:, None]).sum(axis=0)
-        faces = (swept / swept.sum() + np.array([placed.faces[f] for f in PIP_FACES])) / 2
-        return replace(placed, faces=dict(zip(PIP_FACES, faces.round(4).tolist())))
+        faces = (np.mean([_softmax(out[:, 1:7]) for out in outs], axis=0) * die[:, None]).sum(axis=0)
+        return faces / faces.sum()
 
     def _read(self, frame: np.ndarray) -> list[tuple[DieReading, np.ndarray]]:
         """Readings with the final patch each was read from."""
