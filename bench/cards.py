@@ -8,7 +8,8 @@ value twice and every colour three times, one table of mostly backs), then N see
 or three players (perspective, uneven light, glare, blur, noise, JPEG), read on the located mat.
 Real: ../shared/datasets/cards-playing (EdjeElectronics/TensorFlow-Object-Detection-API-Tutorial-
 Train-Multiple-Objects-Windows-10, Apache-2.0), enrolled on every other photo (1st, 3rd, ...) and
-judged on the others, as `table-assistant eval cards DIR --enrol DIR --split` does.
+judged on the others, as `table-assistant eval cards DIR --enrol DIR --split` does, then the
+other way round (``--split-offset 1``); and again with the photos saved again as JPEG.
 """
 from __future__ import annotations
 
@@ -98,18 +99,29 @@ def speed(reader: CardReader, repeats: int) -> None:
 
 
 def real(params: ReaderParams) -> None:
+    """Enrolled on every other photo and judged on the others, both ways round; also with every
+    photo saved again as a JPEG of quality 92 (a small change of every pixel), which shows how
+    much the figures hang on the photos' exact pixels."""
     if not (REAL / "labels.csv").is_file():
         print(f"cards-playing: not found at {REAL}, skipped")
         return
     names = sorted(read_labels(REAL))
-    start = time.process_time()
-    model, report = enrol(labelled_photos(REAL, names[0::2]), params)
-    print(f"cards-playing: enrolled on {len(names[0::2])} photos ({sum(report.cards.values())} cards, "
-          f"{len(report.missed)} labelled cards without an outline), {time.process_time() - start:.1f} s CPU")
-    reader = CardReader(model, params)
-    result = evaluate(REAL, lambda image: [Found(*r.anchor, r.label) for r in reader.read(image)],
-                      images=names[1::2])
-    print("cards-playing, the other photos: " + ", ".join(f"{k} {v}" for k, v in result.items()))
+    for offset in (0, 1):
+        for variant, change in (("as taken", lambda image: image), ("saved again at JPEG quality 92", resaved)):
+            start = time.process_time()
+            photos = ((change(image), labels) for image, labels in labelled_photos(REAL, names[offset::2]))
+            model, report = enrol(photos, params)
+            reader = CardReader(model, params)
+            result = evaluate(REAL, lambda image: [Found(*r.anchor, r.label) for r in reader.read(image)],
+                              images=names[1 - offset::2], view=lambda image, labels: (change(image), labels))
+            print(f"cards-playing, {variant}, enrolled on photos {offset + 1}, {offset + 3}, ... "
+                  f"({sum(report.cards.values())} cards, {len(report.missed)} labelled cards without an outline, "
+                  f"{time.process_time() - start:.1f} s CPU in all), judged on the others: "
+                  + ", ".join(f"{k} {v}" for k, v in result.items()), flush=True)
+
+
+def resaved(image):
+    return cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 92])[1], cv2.IMREAD_COLOR)
 
 
 def main() -> None:
