@@ -42,6 +42,12 @@ def corner_of(point, a, b) -> Corner:
     return Corner((float(p[0]), float(p[1])), (float(u[0]), float(u[1])), (float(v[0]), float(v[1])))
 
 
+def nudged(corner: Corner, right: float, down: float) -> Corner:
+    """The corner moved ``right`` px along its first edge and ``down`` px along its second."""
+    (x, y), (rx, ry), (dx, dy) = corner.point, corner.right, corner.down
+    return Corner((x + right * rx + down * dx, y + right * ry + down * dy), corner.right, corner.down)
+
+
 def card_corners(quad: np.ndarray) -> list[Corner]:
     """The four corners of a card outline (clockwise, first side short): the index corners
     (first and third) then the two others."""

@@ -22,7 +22,8 @@ import numpy as np
 from engine.table import FACE_DOWN, Card
 from vision import card_detect
 from vision.card_detect import DetectParams
-from vision.card_corners import INDEX_FRACTION, card_corners, find_corners, index_features, index_patches
+from vision.card_corners import (INDEX_FRACTION, card_corners, find_corners, index_features, index_patches,
+                                 nudged)
 from vision.card_features import (CARD_SIZE, colour_features, half_turn, part_slices, portrait, rectify,
                                   shape_features, soften)
 from vision.card_model import NO_INDEX, NOT_A_CARD, CardModel, EnrolmentError, split_label, train
@@ -35,6 +36,12 @@ from vision.mat import MatLayout, MatPose
 # its guessed outline, must read at least HIDDEN_INDEX_CERTAINTY to be another card.
 SURELY_HIDDEN = 0.5
 HIDDEN_INDEX_CERTAINTY = 0.99
+# A corner point is found to a pixel or so, and an index cut out from one exact placement reads
+# differently as the photo's noise changes (the figures moved with a photo merely saved again as
+# JPEG): each index is also read from its corner moved this fraction of the card's width either
+# way along both diagonals, and the readings averaged.
+CORNER_NUDGE = 0.005
+_NUDGES = ((0, 0), (1, 1), (-1, -1), (1, -1), (-1, 1))
 # How much less surely an index may show at another guessed card width and still count in the
 # reading (see mix_widths): a width that shows it 0.1 less surely weighs 1/e as much.
 WIDTH_SOFTNESS = 0.1
@@ -232,12 +239,16 @@ class CardReader:
 
     def _corner_values(self, frame, corners, widths) -> tuple[np.ndarray, np.ndarray]:
         """For each corner, the probability of each value (NO_INDEX left out, so a row sums to
-        the probability that an index shows), read at each of the card ``widths``, and the width
-        that reads best."""
+        the probability that an index shows), read at each of the card ``widths`` (and averaged
+        over the corner nudged, see CORNER_NUDGE), and the width that reads best."""
         model = self.model.corners
-        readings = np.stack([model.proba(index_features(index_patches(frame, corners, [w] * len(corners),
-                                                                      self.model.aspect))) for w in widths])
-        values, best = mix_widths(readings, model.classes.index(NO_INDEX))
+        readings = []
+        for w in widths:
+            step = CORNER_NUDGE * w
+            placed = [nudged(c, a * step, b * step) for a, b in _NUDGES for c in corners]
+            p = model.proba(index_features(index_patches(frame, placed, [w] * len(placed), self.model.aspect)))
+            readings.append(p.reshape(len(_NUDGES), len(corners), -1).mean(axis=0))
+        values, best = mix_widths(np.stack(readings), model.classes.index(NO_INDEX))
         return values, np.asarray(widths)[best]
 
     def _corner_reading(self, frame, corner, width: float, values: np.ndarray, certainty: float) -> CardReading:
