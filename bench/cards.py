@@ -5,7 +5,9 @@
 
 Synthetic: a deck enrolled from three seeded photos (two tables of face-up cards showing every
 value twice and every colour three times, one table of mostly backs), then N seeded tables of two
-or three players (perspective, uneven light, glare, blur, noise, JPEG), read on the located mat.
+or three players (perspective, uneven light, glare, blur, noise, JPEG), read on the located mat;
+and, without the mat, a deck enrolled from photos of its cards scattered at any angle on a bare
+table, then N/2 such photos of eight face-up cards and two backs.
 Real: ../shared/datasets/cards-playing (EdjeElectronics/TensorFlow-Object-Detection-API-Tutorial-
 Train-Multiple-Objects-Windows-10, Apache-2.0), enrolled on every other photo (1st, 3rd, ...) and
 judged on the others, as `table-assistant eval cards DIR --enrol DIR --split` does, then the
@@ -25,6 +27,7 @@ import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import cv2  # noqa: E402
+import numpy as np  # noqa: E402
 
 from assistant import settings as settings_mod  # noqa: E402
 from assistant.commands.print_mat import mat_layout  # noqa: E402
@@ -32,7 +35,7 @@ from engine.table import FACE_DOWN  # noqa: E402
 from vision.cards import CardReader, ReaderParams, enrol, labelled_photos  # noqa: E402
 from vision.evaluate import Box, Found, evaluate, match, read_labels  # noqa: E402
 from vision.mat import MatLocator  # noqa: E402
-from vision.synth.cards import enrolment_tables, hilo_table  # noqa: E402
+from vision.synth.cards import HILO_DECK, enrolment_tables, hilo_table, scattered_cards, scattered_enrolment  # noqa: E402
 
 REAL = Path(__file__).resolve().parents[1].parent / "shared" / "datasets" / "cards-playing"
 
@@ -41,40 +44,71 @@ def boxes(scene):
     return [Box(*card.box(), label=card.label) for card in scene.cards]
 
 
-def synthetic(params: ReaderParams, tables: int) -> CardReader:
-    start = time.process_time()
-    model, report = enrol([(s.frame, boxes(s)) for s in enrolment_tables(mat_layout("hilo", "A2", 2), seed=0)],
-                          params)
-    print(f"synthetic enrolment: {sum(report.cards.values())} cards, {len(report.missed)} outlines missed, "
-          f"{report.negatives} non-card outlines, {time.process_time() - start:.1f} s CPU")
-    reader = CardReader(model, params)
-    objects = found = face_up = up_right = colour_right = value_right = backs = backs_right = extra = 0
-    for seed in range(1000, 1000 + tables):
-        layout = mat_layout("hilo", "A2", 2 + seed % 2)
-        scene = hilo_table(layout, seed)
-        readings = reader.read(scene.frame, MatLocator(layout).locate(scene.frame), layout)
+class Tally:
+    """Synthetic readings against the truth: card recall, false cards, colour and value of the
+    face-up cards (a missed card counts as wrong) and face-down detection."""
+
+    def __init__(self):
+        self.frames = self.objects = self.found = self.extra = 0
+        self.face_up = self.up_right = self.colour_right = self.value_right = self.backs = self.backs_right = 0
+
+    def add(self, readings, scene) -> None:
         truth = boxes(scene)
-        pairs, false = match([Found(*r.centre, r.label) for r in readings], truth)
+        pairs, false = match([Found(*r.anchor, r.label) for r in readings], truth)
         read = {id(b): f.label for b, f in pairs}
-        objects += len(truth)
-        found += len(pairs)
-        extra += false
+        self.frames += 1
+        self.objects += len(truth)
+        self.found += len(pairs)
+        self.extra += false
         for b in truth:
             got = read.get(id(b), "")
             if b.label == FACE_DOWN:
-                backs += 1
-                backs_right += got == FACE_DOWN
+                self.backs += 1
+                self.backs_right += got == FACE_DOWN
             else:
-                face_up += 1
-                up_right += got == b.label
-                colour_right += got.split()[:1] == b.label.split()[:1]
-                value_right += got.split()[1:] == b.label.split()[1:]
-    print(f"synthetic Hilo tables: {tables} frames, {objects} cards ({face_up} face up, {backs} face down)")
-    print(f"  card recall {found / objects:.4f}, false positives {extra}")
-    print(f"  colour+value accuracy {up_right / face_up:.4f} (colour {colour_right / face_up:.4f}, "
-          f"value {value_right / face_up:.4f}; a missed card counts as wrong)")
-    print(f"  face-down detection {backs_right / backs:.4f}")
+                self.face_up += 1
+                self.up_right += got == b.label
+                self.colour_right += got.split()[:1] == b.label.split()[:1]
+                self.value_right += got.split()[1:] == b.label.split()[1:]
+
+    def print(self, title: str) -> None:
+        print(f"{title}: {self.frames} frames, {self.objects} cards ({self.face_up} face up, {self.backs} face down)")
+        print(f"  card recall {self.found / self.objects:.4f}, false positives {self.extra}")
+        up = self.face_up
+        print(f"  colour+value accuracy {self.up_right / up:.4f} (colour {self.colour_right / up:.4f}, "
+              f"value {self.value_right / up:.4f}; a missed card counts as wrong)")
+        print(f"  face-down detection {self.backs_right / self.backs:.4f}")
+
+
+def enrolled(params: ReaderParams, scenes, title: str) -> CardReader:
+    start = time.process_time()
+    model, report = enrol([(s.frame, boxes(s)) for s in scenes], params)
+    print(f"{title}: {sum(report.cards.values())} cards, {len(report.missed)} outlines missed, "
+          f"{report.negatives} non-card outlines, {time.process_time() - start:.1f} s CPU")
+    return CardReader(model, params)
+
+
+def synthetic(params: ReaderParams, tables: int) -> CardReader:
+    reader = enrolled(params, enrolment_tables(mat_layout("hilo", "A2", 2), seed=0), "synthetic enrolment")
+    tally = Tally()
+    for seed in range(1000, 1000 + tables):
+        layout = mat_layout("hilo", "A2", 2 + seed % 2)
+        scene = hilo_table(layout, seed)
+        tally.add(reader.read(scene.frame, MatLocator(layout).locate(scene.frame), layout), scene)
+    tally.print("synthetic Hilo tables")
     return reader
+
+
+def off_the_mat(params: ReaderParams, photos: int) -> None:
+    """Enrolled and read without the mat: cards scattered at any angle on a bare table."""
+    reader = enrolled(params, scattered_enrolment(seed=0), "synthetic enrolment without the mat")
+    tally = Tally()
+    for seed in range(2000, 2000 + photos):
+        rng = np.random.default_rng(seed)
+        labels = [HILO_DECK[i] for i in rng.permutation(len(HILO_DECK))[:8]] + [FACE_DOWN] * 2
+        scene = scattered_cards([labels[i] for i in rng.permutation(len(labels))], seed)
+        tally.add(reader.read(scene.frame), scene)
+    tally.print("synthetic cards scattered on a bare table (no mat)")
 
 
 def speed(reader: CardReader, repeats: int) -> None:
@@ -132,6 +166,7 @@ def main() -> None:
     cv2.setNumThreads(1)
     params = ReaderParams.from_settings(settings_mod.load().section("vision.cards"))
     reader = synthetic(params, args.tables)
+    off_the_mat(params, args.tables // 2)
     speed(reader, 30)
     if not args.no_real:
         real(params)

@@ -17,7 +17,8 @@ from vision.cards import (WIDTH_SOFTNESS, CardReader, CardReading, ReaderParams,
                           _read_by_both_indices, enrol, mix_widths)
 from vision.evaluate import Box, Found, match
 from vision.mat import MatLocator
-from vision.synth.cards import CARD_MM, HILO_COLOURS, HILO_VALUES, enrolment_tables, hilo_table
+from vision.synth.cards import (CARD_MM, HILO_COLOURS, HILO_DECK, HILO_VALUES, enrolment_tables, hilo_table,
+                                scattered_cards, scattered_enrolment)
 
 
 def boxes(scene):
@@ -105,6 +106,33 @@ def test_a_table_without_the_mat_is_read_too(reader):
     pairs, _ = match([Found(*r.centre, r.label) for r in readings], boxes(scene))
     assert len(pairs) >= len(scene.cards) - 1
     assert all(b.label == f.label for b, f in pairs)
+
+
+def test_scattered_cards_lie_apart_inside_the_frame():
+    scene = scattered_cards(list(HILO_DECK[:8]) + [FACE_DOWN] * 2, seed=3)
+    h, w = scene.frame.shape[:2]
+    assert len(scene.cards) >= 8
+    for card in scene.cards:
+        x0, y0, x1, y1 = card.box()
+        assert 0 <= x0 < x1 < w and 0 <= y0 < y1 < h
+    polygons = [c.corners.reshape(-1, 1, 2) for c in scene.cards]
+    for i, card in enumerate(scene.cards):
+        assert all(cv2.pointPolygonTest(p, tuple(map(float, corner)), False) < 0
+                   for k, p in enumerate(polygons) if k != i for corner in card.corners)
+
+
+@pytest.fixture(scope="module")
+def reader_off_the_mat():
+    return CardReader(enrol([(s.frame, boxes(s)) for s in scattered_enrolment(seed=0)])[0])
+
+
+@pytest.mark.parametrize("seed", [51, 52])
+def test_cards_scattered_at_any_angle_are_read_without_the_mat(reader_off_the_mat, seed):
+    rng = np.random.default_rng(seed)
+    scene = scattered_cards([HILO_DECK[i] for i in rng.permutation(len(HILO_DECK))[:8]] + [FACE_DOWN] * 2, seed)
+    pairs, extra = match([Found(*r.anchor, r.label) for r in reader_off_the_mat.read(scene.frame)], boxes(scene))
+    assert extra == 0 and len(pairs) == len(scene.cards)
+    assert [(b.label, f.label) for b, f in pairs if b.label != f.label] == []
 
 
 def test_a_reading_speaks_the_engines_vocabulary():

@@ -221,11 +221,7 @@ def enrolment_tables(layout: MatLayout, seed: int, photo: Photo = Photo()) -> li
     cards showing every value in at least two colours and every colour at least three times, and
     a table of mostly face-down cards."""
     rng = np.random.default_rng(seed)
-    colours = list(HILO_COLOURS)
-    chosen = [f"{colours[(2 * i + k) % len(colours)]} {v}" for i, v in enumerate(HILO_VALUES) for k in (0, 1)]
-    others = [c for c in HILO_DECK if c not in chosen]
-    cards = chosen + [others[i] for i in rng.permutation(len(others))[:40 - len(chosen)]]
-    cards = [cards[i] for i in rng.permutation(len(cards))]
+    cards = _enrolment_deck(rng)
     full = dict(shapes=((3, 3),), empty_rate=0.0, photo=photo)
     return [hilo_table(layout, seed + 1, deck=cards[:20], all_face_up=True, **full),
             hilo_table(layout, seed + 2, deck=cards[20:], all_face_up=True, **full),
@@ -262,6 +258,51 @@ def fanned_cards(labels: list[str], seed: int, size: tuple[int, int] = (960, 540
         out.append(SynthCard(visible, label))
     frame = _spoil(frame.astype(np.float32), Photo(size=size, glare=(0.1, 0.3), blur=(0.3, 0.8)), rng)
     return SynthScene(frame, out)
+
+
+def scattered_cards(labels: list[str], seed: int, photo: Photo = Photo(),
+                    card_px: tuple[float, float] = (130.0, 200.0)) -> SynthScene:
+    """Cards lying anywhere and at any angle on a bare table (no mat), none over another, seen
+    from above by a spoiled camera; a card that finds no free place is left out. ``card_px``:
+    the range of a card's height in pixels."""
+    rng = np.random.default_rng(seed)
+    w, h = photo.size
+    frame = _table_texture(h, w, rng).astype(np.uint8)
+    cards: list[SynthCard] = []
+    centres: list[np.ndarray] = []
+    for label in labels:
+        for _ in range(100):
+            height = rng.uniform(*card_px)
+            px_per_mm = height / CARD_MM[1]
+            centre = rng.uniform(0, 1, 2) * (w, h)
+            corners = _card_corners_mm(centre / px_per_mm, rng.uniform(0, 360)) * px_per_mm
+            inside = corners.min() >= 2 and (corners.max(axis=0) <= (w - 3, h - 3)).all()
+            # two cards this far apart cannot touch, however they are turned
+            if inside and all(np.linalg.norm(centre - c) > 1.2 * card_px[1] for c in centres):
+                _paste(frame, label, corners, rng)
+                cards.append(SynthCard(corners.astype(np.float32), label))
+                centres.append(centre)
+                break
+    return SynthScene(_spoil(frame.astype(np.float32), photo, rng), cards)
+
+
+def scattered_enrolment(seed: int, photo: Photo = Photo()) -> list[SynthScene]:
+    """Enrolment photos of a Hilo deck without the mat: the cards of ``enrolment_tables`` face up,
+    scattered ten to a photo, and a photo of backs."""
+    rng = np.random.default_rng(seed)
+    cards = _enrolment_deck(rng)
+    return [scattered_cards(cards[k:k + 10], seed + 1 + k, photo) for k in range(0, len(cards), 10)] + \
+        [scattered_cards([FACE_DOWN] * 8, seed + 99, photo)]
+
+
+def _enrolment_deck(rng) -> list[str]:
+    """40 face-up cards, shuffled: every value in at least two colours, every colour at least
+    three times (colour and value are learnt apart)."""
+    colours = list(HILO_COLOURS)
+    chosen = [f"{colours[(2 * i + k) % len(colours)]} {v}" for i, v in enumerate(HILO_VALUES) for k in (0, 1)]
+    others = [c for c in HILO_DECK if c not in chosen]
+    cards = chosen + [others[i] for i in rng.permutation(len(others))[:40 - len(chosen)]]
+    return [cards[i] for i in rng.permutation(len(cards))]
 
 
 def _card_corners_mm(centre, angle_deg: float) -> np.ndarray:
