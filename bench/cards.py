@@ -11,7 +11,8 @@ table, then N/2 such photos of eight face-up cards and two backs.
 Real: ../shared/datasets/cards-playing (EdjeElectronics/TensorFlow-Object-Detection-API-Tutorial-
 Train-Multiple-Objects-Windows-10, Apache-2.0), enrolled on every other photo (1st, 3rd, ...) and
 judged on the others, as `table-assistant eval cards DIR --enrol DIR --split` does, then the
-other way round (``--split-offset 1``); and again with the photos saved again as JPEG.
+other way round (``--split-offset 1``); and again with the photos saved again as JPEG, and
+turned a quarter.
 """
 from __future__ import annotations
 
@@ -33,7 +34,7 @@ from assistant import settings as settings_mod  # noqa: E402
 from assistant.commands.print_mat import mat_layout  # noqa: E402
 from engine.table import FACE_DOWN  # noqa: E402
 from vision.cards import CardReader, ReaderParams, enrol, labelled_photos  # noqa: E402
-from vision.evaluate import Box, Found, evaluate, match, read_labels  # noqa: E402
+from vision.evaluate import Box, Found, evaluate, match, quarter_turned, read_labels  # noqa: E402
 from vision.mat import MatLocator  # noqa: E402
 from vision.synth.cards import HILO_DECK, enrolment_tables, hilo_table, scattered_cards, scattered_enrolment  # noqa: E402
 
@@ -135,19 +136,22 @@ def speed(reader: CardReader, repeats: int) -> None:
 def real(params: ReaderParams) -> None:
     """Enrolled on every other photo and judged on the others, both ways round; also with every
     photo saved again as a JPEG of quality 92 (a small change of every pixel), which shows how
-    much the figures hang on the photos' exact pixels."""
+    much the figures hang on the photos' exact pixels, and with every photo turned a quarter (a
+    camera held the other way)."""
     if not (REAL / "labels.csv").is_file():
         print(f"cards-playing: not found at {REAL}, skipped")
         return
     names = sorted(read_labels(REAL))
+    variants = (("as taken", None), ("saved again at JPEG quality 92", lambda image, labels: (resaved(image), labels)),
+                ("turned a quarter", quarter_turned))
     for offset in (0, 1):
-        for variant, change in (("as taken", lambda image: image), ("saved again at JPEG quality 92", resaved)):
+        for variant, view in variants:
             start = time.process_time()
-            photos = ((change(image), labels) for image, labels in labelled_photos(REAL, names[offset::2]))
-            model, report = enrol(photos, params)
+            photos = labelled_photos(REAL, names[offset::2])
+            model, report = enrol((view(*photo) for photo in photos) if view else photos, params)
             reader = CardReader(model, params)
             result = evaluate(REAL, lambda image: [Found(*r.anchor, r.label) for r in reader.read(image)],
-                              images=names[1 - offset::2], view=lambda image, labels: (change(image), labels))
+                              images=names[1 - offset::2], view=view)
             print(f"cards-playing, {variant}, enrolled on photos {offset + 1}, {offset + 3}, ... "
                   f"({sum(report.cards.values())} cards, {len(report.missed)} labelled cards without an outline, "
                   f"{time.process_time() - start:.1f} s CPU in all), judged on the others: "

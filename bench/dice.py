@@ -1,7 +1,7 @@
 """Dice reader figures: accuracy on the labelled photo folders (all, tune and held-out parts, the
 photos' middles enlarged twice, where the dice are twice as large, the photos reduced to half,
-and the labelled dice cut out, as --crops judges them) and single-threaded speed per 640x640
-frame, with the share of each stage.
+the photos turned a quarter, and the labelled dice cut out, as --crops judges them) and
+single-threaded speed per 640x640 frame, with the share of each stage.
 
     /work/venv-dev/bin/python bench/dice.py        (from the repository root)
 
@@ -24,7 +24,7 @@ import numpy as np
 from assistant import settings as settings_mod
 from vision.dice import CHECKER_MODEL, DETECTOR_MODEL, FACE_MODEL, DiceReader, _run, load_network
 from vision.dice_patches import PATCH_SIDE
-from vision.evaluate import (Found, cut_out, enlarged_middle, evaluate, evaluate_crops, read_labels,
+from vision.evaluate import (Found, cut_out, enlarged_middle, evaluate, evaluate_crops, quarter_turned, read_labels,
                              reduced_to_middle)
 from vision.stillness import StillnessGate
 from vision.synth.dice import Look, render_scene
@@ -59,6 +59,8 @@ def main() -> None:
         print(f"{folder} middle enlarged 2x: {json.dumps(evaluate(path, read, view=enlarged_middle))}", flush=True)
         # as a camera twice as far would see them
         print(f"{folder} reduced 2x: {json.dumps(evaluate(path, read, view=reduced_to_middle))}", flush=True)
+        # as a camera turned on its side would see them
+        print(f"{folder} turned a quarter: {json.dumps(evaluate(path, read, view=quarter_turned))}", flush=True)
         for margin in CROP_MARGINS:
             with tempfile.TemporaryDirectory() as crops:
                 cut_out_folder(path, margin, Path(crops))

@@ -169,6 +169,14 @@ def reduced_to_middle(image: np.ndarray, boxes: Sequence[Box]) -> tuple[np.ndarr
     return frame, [Box(x0 + b.xmin * sx, y0 + b.ymin * sy, x0 + b.xmax * sx, y0 + b.ymax * sy, b.label) for b in boxes]
 
 
+def quarter_turned(image: np.ndarray, boxes: Sequence[Box]) -> tuple[np.ndarray, list[Box]]:
+    """A labelled photo turned a quarter clockwise, as a camera turned on its side would take it
+    (a landscape photo becomes a portrait one), and the boxes in it."""
+    h = image.shape[0]
+    return (cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE),
+            [Box(h - 1 - b.ymax, b.xmin, h - 1 - b.ymin, b.xmax, b.label) for b in boxes])
+
+
 def cut_out(image: np.ndarray, box: Box, margin: float = 1.0) -> np.ndarray:
     """The square around a labelled box's centre, ``margin`` times the box's longer side (less
     where the image ends): one die filling the frame, as a folder judged with ``--crops`` holds."""

@@ -1,7 +1,7 @@
 """The evaluation's one-to-one matching of detections to labelled boxes, and its enlarged views."""
 import numpy as np
 
-from vision.evaluate import Box, Found, cut_out, enlarged_middle, match, reduced_to_middle
+from vision.evaluate import Box, Found, cut_out, enlarged_middle, match, quarter_turned, reduced_to_middle
 
 
 def test_each_box_takes_the_nearest_detection_inside_it():
@@ -49,6 +49,15 @@ def test_reduced_to_middle_halves_the_photo_and_its_boxes_in_a_frame_of_its_medi
     assert boxes == [Box(250, 150, 270, 170, "4")]
     assert reduced[160, 260].tolist() == [255, 255, 255]
     assert reduced[10, 10].tolist() == [90, 90, 90] and reduced[120, 200].tolist() == [90, 90, 90]
+
+
+def test_quarter_turned_turns_the_photo_and_its_boxes_clockwise():
+    image = np.zeros((400, 600, 3), np.uint8)
+    image[100:140, 200:260] = 255  # a die in its box, near the top
+    turned, boxes = quarter_turned(image, [Box(200, 100, 259, 139, "2")])
+    assert turned.shape == (600, 400, 3)
+    assert boxes == [Box(260, 200, 299, 259, "2")]  # the top edge is now the right one
+    assert turned[200:260, 260:300].min() == 255 and turned[:, :260].max() == 0
 
 
 def test_cut_out_is_a_square_around_the_box_centre_cut_where_the_image_ends():
