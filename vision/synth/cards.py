@@ -288,10 +288,10 @@ def scattered_cards(labels: list[str], seed: int, photo: Photo = Photo(),
 
 def scattered_enrolment(seed: int, photo: Photo = Photo()) -> list[SynthScene]:
     """Enrolment photos of a Hilo deck without the mat: the cards of ``enrolment_tables`` face up,
-    scattered ten to a photo, and a photo of backs."""
+    scattered eight to a photo, and a photo of backs."""
     rng = np.random.default_rng(seed)
     cards = _enrolment_deck(rng)
-    return [scattered_cards(cards[k:k + 10], seed + 1 + k, photo) for k in range(0, len(cards), 10)] + \
+    return [scattered_cards(cards[k:k + 8], seed + 1 + k, photo) for k in range(0, len(cards), 8)] + \
         [scattered_cards([FACE_DOWN] * 8, seed + 99, photo)]
 
 
