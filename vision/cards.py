@@ -474,7 +474,7 @@ def labelled_photos(folder: str | Path, names: Sequence[str] | None = None):
     folder = Path(folder)
     labels = read_labels(folder, need_boxes=False)
     for name in names if names is not None else labels:
-        yield load_image(folder, name), labels[name]
+        yield load_image(folder, name, labels[name]), labels[name]
 
 
 def _outline_for(box: Box, quads: list[np.ndarray], shape) -> np.ndarray | None:

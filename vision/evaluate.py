@@ -70,11 +70,24 @@ def read_labels(folder: str | Path, need_boxes: bool = True) -> dict[str, list[B
     return labels
 
 
-def load_image(folder: Path, name: str) -> np.ndarray:
-    image = cv2.imread(str(folder / name), cv2.IMREAD_COLOR)
+def load_image(folder: Path, name: str, boxes: Sequence[Box] = ()) -> np.ndarray:
+    """The image as a viewer shows it (turned as its EXIF orientation says), unless its labelled
+    ``boxes`` fit only the image as stored: labelling tools differ in whether they turn it."""
+    path = str(folder / name)
+    image = cv2.imread(path, cv2.IMREAD_COLOR)
     if image is None:
         raise DatasetError(f"{folder / name}: cannot read image")
+    if not _fits(image, boxes):
+        stored = cv2.imread(path, cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
+        if stored is not None and _fits(stored, boxes):
+            return stored
     return image
+
+
+def _fits(image: np.ndarray, boxes: Sequence[Box]) -> bool:
+    h, w = image.shape[:2]
+    slack = 0.01 * max(h, w)  # labelling tools round, and some let a box run over the edge
+    return all(not b.xmax > w + slack and not b.ymax > h + slack for b in boxes)  # NaN: no box
 
 
 def match(found: Sequence[Found], boxes: Sequence[Box]) -> tuple[list[tuple[Box, Found]], int]:
@@ -128,7 +141,8 @@ def evaluate(
     names = list(images) if images is not None else list(labels)
     counts = _Counts()
     for name in names:
-        image, boxes = load_image(folder, name), labels[name]
+        boxes = labels[name]
+        image = load_image(folder, name, boxes)
         if view is not None:
             seen = view(image, boxes)
             if seen is None:

@@ -1,7 +1,13 @@
-"""The evaluation's one-to-one matching of detections to labelled boxes, and its enlarged views."""
-import numpy as np
+"""The evaluation's one-to-one matching of detections to labelled boxes, its views of the
+photos, and how it loads a photo that its EXIF orientation turns."""
+import struct
 
-from vision.evaluate import Box, Found, cut_out, enlarged_middle, match, quarter_turned, reduced_to_middle
+import cv2
+import numpy as np
+import pytest
+
+from vision.evaluate import (Box, Found, cut_out, enlarged_middle, load_image, match, quarter_turned,
+                             reduced_to_middle)
 
 
 def test_each_box_takes_the_nearest_detection_inside_it():
@@ -66,3 +72,32 @@ def test_cut_out_is_a_square_around_the_box_centre_cut_where_the_image_ends():
     assert np.array_equal(cut_out(image, box), image[28:48, 20:40])
     assert np.array_equal(cut_out(image, box, margin=1.5), image[23:53, 15:45])
     assert cut_out(image, Box(70, 0, 80, 10, "1"), margin=2).shape == (15, 15, 3)  # 20 x 20, less the borders
+
+
+def _with_orientation(jpeg: bytes, orientation: int) -> bytes:
+    """The JPEG with an EXIF segment holding only its orientation tag (as a phone writes it)."""
+    tiff = b"II*\x00" + struct.pack("<I", 8) + struct.pack("<H", 1) \
+        + struct.pack("<HHIHH", 0x0112, 3, 1, orientation, 0) + struct.pack("<I", 0)
+    app1 = b"Exif\x00\x00" + tiff
+    return jpeg[:2] + b"\xff\xe1" + struct.pack(">H", len(app1) + 2) + app1 + jpeg[2:]
+
+
+@pytest.fixture
+def turned_by_exif(tmp_path):
+    """A 300 x 200 photo, bright at its left, stored with orientation 6: viewers turn it a
+    quarter clockwise (200 x 300, bright at the top)."""
+    image = np.zeros((200, 300, 3), np.uint8)
+    image[:, :100] = 255
+    jpeg = cv2.imencode(".jpg", image)[1].tobytes()
+    (tmp_path / "p.jpg").write_bytes(_with_orientation(jpeg, 6))
+    return tmp_path
+
+
+def test_a_photo_is_loaded_as_a_viewer_shows_it_when_its_boxes_fit_that(turned_by_exif):
+    image = load_image(turned_by_exif, "p.jpg", [Box(10, 10, 190, 90, "ace")])
+    assert image.shape[:2] == (300, 200) and image[:100].mean() > 200 and image[150:].mean() < 50
+
+
+def test_a_photo_whose_boxes_fit_only_as_stored_is_loaded_as_stored(turned_by_exif):
+    image = load_image(turned_by_exif, "p.jpg", [Box(150, 20, 280, 180, "king")])  # x beyond 200
+    assert image.shape[:2] == (200, 300) and image[:, :100].mean() > 200
