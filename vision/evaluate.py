@@ -53,9 +53,11 @@ def read_labels(folder: str | Path, need_boxes: bool = True) -> dict[str, list[B
     if not path.is_file():
         raise DatasetError(f"{path}: no labels.csv in {folder}")
     labels: dict[str, list[Box]] = {}
-    with open(path, newline="", encoding="utf-8") as handle:
+    # utf-8-sig: spreadsheet programs start the file with a byte-order mark
+    with open(path, newline="", encoding="utf-8-sig") as handle:
         reader = csv.DictReader(handle)
-        missing = {"filename", "xmin", "ymin", "xmax", "ymax", "label"} - set(reader.fieldnames or ())
+        reader.fieldnames = [name.strip() for name in reader.fieldnames or ()]
+        missing = {"filename", "xmin", "ymin", "xmax", "ymax", "label"} - set(reader.fieldnames)
         if missing:
             raise DatasetError(f"{path}: missing columns {', '.join(sorted(missing))}")
         for line, row in enumerate(reader, start=2):

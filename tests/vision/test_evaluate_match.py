@@ -1,13 +1,13 @@
 """The evaluation's one-to-one matching of detections to labelled boxes, its views of the
-photos, and how it loads a photo that its EXIF orientation turns."""
+photos, and how it reads labels and loads a photo that its EXIF orientation turns."""
 import struct
 
 import cv2
 import numpy as np
 import pytest
 
-from vision.evaluate import (Box, Found, cut_out, enlarged_middle, load_image, match, quarter_turned,
-                             reduced_to_middle)
+from vision.evaluate import (Box, DatasetError, Found, cut_out, enlarged_middle, load_image, match, quarter_turned,
+                             read_labels, reduced_to_middle)
 
 
 def test_each_box_takes_the_nearest_detection_inside_it():
@@ -101,3 +101,16 @@ def test_a_photo_is_loaded_as_a_viewer_shows_it_when_its_boxes_fit_that(turned_b
 def test_a_photo_whose_boxes_fit_only_as_stored_is_loaded_as_stored(turned_by_exif):
     image = load_image(turned_by_exif, "p.jpg", [Box(150, 20, 280, 180, "king")])  # x beyond 200
     assert image.shape[:2] == (200, 300) and image[:, :100].mean() > 200
+
+
+def test_labels_saved_by_a_spreadsheet_are_read(tmp_path):
+    # a byte-order mark before the first column's name, and spaces around the names
+    (tmp_path / "labels.csv").write_bytes("filename, xmin, ymin, xmax, ymax, label\na.jpg,1,2,30,40, 5\n"
+                                          .encode("utf-8-sig"))
+    assert read_labels(tmp_path) == {"a.jpg": [Box(1, 2, 30, 40, "5")]}
+
+
+def test_labels_without_a_box_column_name_it(tmp_path):
+    (tmp_path / "labels.csv").write_text("filename,xmin,ymin,xmax,label\na.jpg,1,2,30,5\n")
+    with pytest.raises(DatasetError, match="missing columns ymax"):
+        read_labels(tmp_path)
