@@ -68,8 +68,19 @@ def read_labels(folder: str | Path, need_boxes: bool = True) -> dict[str, list[B
                 raise DatasetError(f"{path}:{line}: box coordinates must be numbers") from None
             if need_boxes and any(np.isnan(coords)):
                 raise DatasetError(f"{path}:{line}: empty box coordinates")
-            labels.setdefault(row["filename"], []).append(Box(*coords, label=row["label"].strip()))
+            labels.setdefault(row["filename"], []).append(Box(*coords, label=_label(row["label"])))
     return labels
+
+
+def _label(text: str) -> str:
+    """A label as the readers name it: a whole number written as a decimal ("3.0", as some
+    tables save numbers) is that number ("3")."""
+    text = text.strip()
+    try:
+        number = float(text)
+    except ValueError:
+        return text
+    return str(int(number)) if number.is_integer() else text
 
 
 def load_image(folder: Path, name: str, boxes: Sequence[Box] = ()) -> np.ndarray:

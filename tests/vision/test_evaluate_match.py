@@ -104,10 +104,12 @@ def test_a_photo_whose_boxes_fit_only_as_stored_is_loaded_as_stored(turned_by_ex
 
 
 def test_labels_saved_by_a_spreadsheet_are_read(tmp_path):
-    # a byte-order mark before the first column's name, and spaces around the names
-    (tmp_path / "labels.csv").write_bytes("filename, xmin, ymin, xmax, ymax, label\na.jpg,1,2,30,40, 5\n"
+    # a byte-order mark before the first column's name, spaces around the names, numbers as decimals
+    (tmp_path / "labels.csv").write_bytes("filename, xmin, ymin, xmax, ymax, label\n"
+                                          "a.jpg,1,2,30,40, 5.0\na.jpg,5,5,9,9,-1\nb.jpg,1,1,2,2,red 3\n"
                                           .encode("utf-8-sig"))
-    assert read_labels(tmp_path) == {"a.jpg": [Box(1, 2, 30, 40, "5")]}
+    assert read_labels(tmp_path) == {"a.jpg": [Box(1, 2, 30, 40, "5"), Box(5, 5, 9, 9, "-1")],
+                                     "b.jpg": [Box(1, 1, 2, 2, "red 3")]}
 
 
 def test_labels_without_a_box_column_name_it(tmp_path):
