@@ -24,8 +24,8 @@ import numpy as np
 from assistant import settings as settings_mod
 from vision.dice import CHECKER_MODEL, DETECTOR_MODEL, FACE_MODEL, DiceReader, _run, load_network
 from vision.dice_patches import PATCH_SIDE
-from vision.evaluate import (Found, cut_out, enlarged_middle, evaluate, evaluate_crops, quarter_turned, read_labels,
-                             reduced_to_middle)
+from vision.evaluate import (Found, cut_out, enlarged_middle, evaluate, evaluate_crops, load_image, quarter_turned,
+                             read_labels, reduced_to_middle)
 from vision.stillness import StillnessGate
 from vision.synth.dice import Look, render_scene
 from vision.training.dice_data import split
@@ -74,7 +74,7 @@ def cut_out_folder(path: Path, margin: float, out: Path) -> None:
     """Make ``out`` a --crops folder of every labelled die of ``path`` cut out."""
     rows = []
     for name, boxes in read_labels(path).items():
-        image = cv2.imread(str(path / name))
+        image = load_image(path, name, boxes)
         for k, box in enumerate(boxes):
             crop = f"{Path(name).stem}-{k}.png"
             cv2.imwrite(str(out / crop), cut_out(image, box, margin))

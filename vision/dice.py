@@ -167,9 +167,9 @@ class DiceReader:
         much as the readings at several sizes of the crop (``_faces_at_sizes``)."""
         _check_frame(image)
         h, w = image.shape[:2]
-        middle = ((w - 1) / 2, (h - 1) / 2)
-        levels = pyramid(image, 0.8 * min(w, h) * 1.5)
-        checked, _, _ = self._look(levels, np.array([[*middle, 0.8 * min(w, h)]]))
+        side = 0.8 * min(w, h)
+        levels = pyramid(image, side * 1.5)
+        checked, _, _ = self._look(levels, np.array([[(w - 1) / 2, (h - 1) / 2, side]]))
         checked, confidence, ones = self._look(levels, checked)
         placed = self._read_faces(levels, checked, confidence, ones, 0.0)[0][0]
         if self.enrolled is not None:
