@@ -32,6 +32,7 @@ import cv2
 import numpy as np
 
 from engine.table import Die
+from vision.dice_background import TableBackground
 from vision.dice_colours import Palette, body_colour
 from vision.dice_faces import EnrolledFaces, face_square
 from vision.dice_patches import (DETECTOR_MULTIPLE, DETECTOR_STRIDE, PATCH_CONTEXT, PATCH_SIDE, PIP_FACES,
@@ -89,6 +90,7 @@ class DiceReader:
         face_views: int = 1,
         enrolled: EnrolledFaces | None = None,
         second_faces: cv2.dnn.Net | None = None,
+        background: TableBackground | None = None,
     ):
         if face_views not in range(1, 9):
             raise DiceReaderError(f"face_views must be 1 to 8, not {face_views}")
@@ -103,10 +105,17 @@ class DiceReader:
         self.face_views = face_views
         self.enrolled = enrolled
         self.second_faces = second_faces
+        self.background = background
 
     @classmethod
-    def from_settings(cls, section: Mapping, state_dir: str | Path = "") -> "DiceReader":
-        """Build from the ``[vision.dice]`` settings; enrolled faces are read from ``state_dir``."""
+    def from_settings(cls, section: Mapping, state_dir: str | Path = "", empty_table: bool = True) -> "DiceReader":
+        """Build from the ``[vision.dice]`` settings; enrolled faces are read from ``state_dir``, and
+        so is the empty table learnt for this camera, if any and ``empty_table`` (photos from
+        elsewhere are read without it)."""
+        background = None
+        if empty_table and state_dir and section["background_file"] \
+                and (Path(state_dir) / section["background_file"]).is_file():
+            background = TableBackground.load(Path(state_dir) / section["background_file"])
         enrolled = None
         if section["faces"] == "enrolled":
             enrolled = EnrolledFaces.load(Path(state_dir) / section["faces_file"])
@@ -124,11 +133,14 @@ class DiceReader:
             max_dice=section["max_dice"],
             face_views=section["face_views"],
             enrolled=enrolled,
+            background=background,
         )
 
     def read(self, frame: np.ndarray) -> list[DieReading]:
-        """Every die in a BGR frame, most confident first."""
-        return [reading for reading, _ in self._read(frame)]
+        """Every die in a BGR frame, most confident first (none where the frame shows the empty
+        table as learnt, see ``vision.dice_background``)."""
+        readings = [reading for reading, _ in self._read(frame)]
+        return readings if self.background is None else self.background.keep(frame, readings)
 
     def enrol_faces(self, photos: Mapping[str, Sequence[np.ndarray]]) -> EnrolledFaces:
         """Learn printed faces from photos by face; every die in a photo must show that face.

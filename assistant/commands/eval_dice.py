@@ -25,7 +25,7 @@ def add_parser(kinds) -> None:
 
 def run(args, settings) -> int:
     cv2.setNumThreads(1)
-    reader = dice_reader(settings)
+    reader = dice_reader(settings, empty_table=False)  # photos from other cameras
     if args.crops:
         report = evaluate_crops(args.folder, lambda image: reader.read_whole(image).face)
     else:

@@ -130,3 +130,68 @@ def test_calibrate_dice_palette_prints_a_setting_that_names_the_colours(tmp_path
     for name, colour in (("mine", "purple"), ("yours", "orange"), ("theirs", "white")):
         plain = np.full((PATCH_SIDE, PATCH_SIDE, 3), DICE_COLOURS[colour][0], np.uint8)
         assert palette.name(plain) == name
+
+
+def empty_mat_photos(folder: Path, lights=(0.8, 0.9, 1.0, 1.05)) -> list[Path]:
+    """Photos of one empty mat by a fixed camera as the light changes (PNG files)."""
+    from assistant.commands.print_mat import mat_layout, zone_names
+    from vision.synth.cards import Photo, mat_photo
+
+    folder.mkdir()
+    layout = mat_layout("hilo", "A2", 3)
+    paths = []
+    for k, gain in enumerate(lights):
+        paths.append(folder / f"empty{k}.png")
+        cv2.imwrite(str(paths[-1]), mat_photo(layout, 1, Photo(light=(gain, gain)), zone_names(layout))[0])
+    return paths
+
+
+def test_calibrate_dice_background_from_photos_then_the_mat_is_not_read_as_dice(tmp_path, capsys):
+    photos = empty_mat_photos(tmp_path / "empty")
+    assert run(calibrate_dice, ["dice-background", *map(str, photos[:3])], tmp_path) == 0
+    assert "from 3 frames of 1280x720" in capsys.readouterr().out
+    assert (tmp_path / "state" / "dice-background.png").is_file()
+    nowhere = tmp_path / "none"
+    configured = settings.load(env={}, system_file=nowhere, user_path=nowhere,
+                               overrides={"app.state_dir": str(tmp_path / "state")})
+    later = cv2.imread(str(photos[3]))
+    assert calibrate_dice.dice_reader(configured, empty_table=False).read(later)  # the mat's print, read as dice
+    assert calibrate_dice.dice_reader(configured).read(later) == []
+
+
+def test_calibrate_dice_background_takes_frames_from_the_camera(tmp_path, capsys):
+    empty_mat_photos(tmp_path / "recording", lights=(0.9, 1.0))
+    camera = {"camera.source": "images", "camera.path": str(tmp_path / "recording"), "camera.loop": "false"}
+    assert run(calibrate_dice, ["dice-background", "--frames", "2"], tmp_path, **camera) == 0
+    assert "from 2 frames" in capsys.readouterr().out
+    with pytest.raises(OSError, match="ended after 2 frames"):
+        run(calibrate_dice, ["dice-background", "--frames", "5"], tmp_path, **camera)
+    with pytest.raises(UsageError, match="give photos of the empty table"):
+        run(calibrate_dice, ["dice-background"], tmp_path, **{"camera.source": "none"})
+
+
+def test_calibrate_dice_background_leaves_out_a_live_camera_s_first_frames(tmp_path, monkeypatch):
+    from vision import capture
+
+    mat = cv2.imread(str(empty_mat_photos(tmp_path / "empty", lights=(1.0,))[0]))
+
+    class WakingCamera(capture.FrameSource):  # dark while its exposure settles, as a USB camera starts
+        live, name, grabbed = True, "waking camera", 0
+
+        def grab(self):
+            self.grabbed += 1
+            return mat // 8 if self.grabbed <= calibrate_dice._SETTLING_FRAMES else mat
+
+    monkeypatch.setattr(capture, "camera_from_config", lambda config: capture.Camera([WakingCamera()]))
+    assert run(calibrate_dice, ["dice-background", "--frames", "3"], tmp_path) == 0
+    learnt = cv2.imread(str(tmp_path / "state" / "dice-background.png"), cv2.IMREAD_GRAYSCALE)
+    assert np.array_equal(learnt, cv2.cvtColor(mat, cv2.COLOR_BGR2GRAY))
+
+
+def test_eval_dice_does_not_use_the_empty_table_learnt_for_the_camera(tmp_path, capsys):
+    dice = labelled_folder(tmp_path / "photos", [806])
+    # learnt from the very photo judged: were it used, every die there would be the empty table
+    assert run(calibrate_dice, ["dice-background", str(tmp_path / "photos" / "s806.png")], tmp_path) == 0
+    assert run(eval_dice, ["dice", str(tmp_path / "photos"), "--json"], tmp_path) == 0
+    report = json.loads(capsys.readouterr().out.splitlines()[-1])
+    assert report["detected"] == report["correct"] == dice

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Mapping
 
 import cv2
 import numpy as np
@@ -214,6 +215,16 @@ def hilo_table(layout: MatLayout, seed: int, photo: Photo = Photo(), face_down_r
         px = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), h_mm_to_px).reshape(4, 2)
         cards.append(SynthCard(px.astype(np.float32), label, zone, cell))
     return SynthScene(frame, cards, np.linalg.inv(h_mm_to_px), grids)
+
+
+def mat_photo(layout: MatLayout, seed: int, photo: Photo = Photo(),
+              labels: Mapping[str, str] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The empty mat (``labels``: the zone names printed on it) through the spoiled camera: the
+    frame and the mm -> pixel homography. One seed places the camera alike under any ``photo``
+    of the same size: frames of a fixed camera as the light changes."""
+    s = 2.5  # px per mm of the flat mat picture
+    mat = render(mat_drawing(layout, labels), layout.size, s)
+    return _photograph(mat, s, layout.size, photo, np.random.default_rng(seed))
 
 
 def enrolment_tables(layout: MatLayout, seed: int, photo: Photo = Photo()) -> list[SynthScene]:

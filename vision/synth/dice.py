@@ -90,12 +90,19 @@ def render_scene(
     faces: Sequence[str] = STANDARD_FACES,
     colours: Sequence[str] = tuple(DICE_COLOURS),
     look: Look = Look(),
+    backdrop: np.ndarray | None = None,
 ) -> Scene:
-    """A seeded scene of ``count`` dice about ``die_px`` wide on a ``size`` = (width, height) frame."""
+    """A seeded scene of ``count`` dice about ``die_px`` wide on a ``size`` = (width, height) frame,
+    or on a copy of ``backdrop`` (a BGR frame of the table, e.g. a photographed mat) instead of
+    ``look.background``, at its size."""
     rng = random.Random(seed)
     nrng = np.random.default_rng(seed)
-    width, height = size
-    image = _background(look.background, width, height, rng, nrng)
+    if backdrop is None:
+        width, height = size
+        image = _background(look.background, width, height, rng, nrng)
+    else:
+        height, width = backdrop.shape[:2]
+        image = backdrop.copy()
     placed = _place(rng, count, width, height, die_px, look.touching)
     dice = []
     for x, y, side, angle in placed:

@@ -1,0 +1,102 @@
+"""The empty table as the fixed camera sees it, so that what is printed or lies there for good
+(the mat's markers and lettering, a keyboard, a cup) is not taken for dice.
+
+It is learnt from a few frames of the empty table (``table-assistant calibrate
+dice-background``): their median, in grey levels, so a hand passing through one frame does not
+count. A die is dropped when the frame around it still looks as the empty table did there.
+Looks are compared by normalised correlation, which ignores a change of light, each die's
+square searched a little around its place in the empty table, which forgives a camera moved by
+a few pixels. A real die hides what lies under it, even on a printed marker, and correlates far
+less.
+"""
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Sequence, TypeVar
+
+import cv2
+import numpy as np
+
+log = logging.getLogger(__name__)
+
+SAME = 0.85         # correlation from which a die's square is the empty table's
+_SEARCH = 0.15      # how far a die's square is searched in the empty table, in die sides
+_FLAT = 4.0         # grey-level spread under which the empty table shows nothing there
+
+Reading = TypeVar("Reading")  # anything with x, y and a rotated box, as DieReading
+
+
+class BackgroundError(ValueError):
+    """The empty-table frames or file cannot be used."""
+
+
+class TableBackground:
+    """The empty table, ``grey``: an 8-bit grey image the size of the camera's frames."""
+
+    def __init__(self, grey: np.ndarray):
+        self.grey = grey
+        self._warned: tuple[int, int] | None = None
+
+    @classmethod
+    def from_frames(cls, frames: Sequence[np.ndarray]) -> "TableBackground":
+        """The median of frames of the empty table (BGR or grey, all of one size)."""
+        if not frames:
+            raise BackgroundError("no frames of the empty table")
+        shape = frames[0].shape[:2]
+        for number, frame in enumerate(frames, start=1):
+            if frame.shape[:2] != shape:
+                raise BackgroundError(f"frame {number} is {_size(frame.shape)}, the first is {_size(shape)}: "
+                                      "take every frame with the same camera setting")
+        greys = [f if f.ndim == 2 else cv2.cvtColor(f, cv2.COLOR_BGR2GRAY) for f in frames]
+        return cls(np.median(np.stack(greys), axis=0).astype(np.uint8))
+
+    def save(self, path: str | Path) -> None:
+        """Write atomically (PNG): a half-written file never replaces a good one."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        ok, data = cv2.imencode(".png", self.grey)
+        if not ok:
+            raise BackgroundError(f"{path}: cannot encode the empty table as PNG")
+        partial = path.with_name(path.name + ".partial")
+        partial.write_bytes(data.tobytes())
+        partial.replace(path)
+
+    @classmethod
+    def load(cls, path: str | Path) -> "TableBackground":
+        path = Path(path)
+        grey = cv2.imread(str(path), cv2.IMREAD_GRAYSCALE)
+        if grey is None:
+            raise BackgroundError(f"{path}: not an image of the empty table; run "
+                                  "`table-assistant calibrate dice-background` again, or delete the file")
+        return cls(grey)
+
+    def keep(self, frame: np.ndarray, readings: Sequence[Reading]) -> list[Reading]:
+        """The readings whose place in ``frame`` does not look as the empty table did. A frame of
+        another size than the empty table's is from another camera setting: nothing is dropped."""
+        if frame.shape[:2] != self.grey.shape:
+            if self._warned != frame.shape[:2]:
+                self._warned = frame.shape[:2]
+                log.warning("the empty table was learnt at %s but frames are %s: it is not used; "
+                            "run `table-assistant calibrate dice-background` again",
+                            _size(self.grey.shape), _size(frame.shape))
+            return list(readings)
+        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+        return [r for r in readings if self.likeness(grey, r.x, r.y, max(r.box[1])) < SAME]
+
+    def likeness(self, grey: np.ndarray, x: float, y: float, side: float) -> float:
+        """Highest correlation of the die's square (``side`` px around x, y) in ``grey`` with the
+        empty table there, searched _SEARCH sides around; 0 where either shows nothing."""
+        h, w = grey.shape
+        half, reach = max(2, round(side / 2)), max(2, round(side * _SEARCH))
+        x0, y0 = max(round(x) - half, 0), max(round(y) - half, 0)
+        x1, y1 = min(round(x) + half, w), min(round(y) + half, h)
+        square = grey[y0:y1, x0:x1]
+        window = self.grey[max(y0 - reach, 0):y1 + reach, max(x0 - reach, 0):x1 + reach]
+        if min(square.shape) < 4 or square.std() < _FLAT or window.std() < _FLAT:
+            return 0.0
+        return float(cv2.matchTemplate(window, square, cv2.TM_CCOEFF_NORMED).max())
+
+
+def _size(shape) -> str:
+    return f"{shape[1]}x{shape[0]}"
