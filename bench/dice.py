@@ -1,6 +1,7 @@
 """Dice reader figures: accuracy on the labelled photo folders (all, tune and held-out parts, the
 photos' middles enlarged twice, where the dice are twice as large, the photos reduced to half,
-the photos turned a quarter, and the labelled dice cut out, as --crops judges them) and
+the photos turned a quarter, and the labelled dice cut out, as --crops judges them), dice on
+synthetic photos of the printed mats without and with the empty table learnt, and
 single-threaded speed per 640x640 frame, with the share of each stage.
 
     /work/venv-dev/bin/python bench/dice.py        (from the repository root)
@@ -22,11 +23,14 @@ import cv2
 import numpy as np
 
 from assistant import settings as settings_mod
+from assistant.commands.print_mat import all_mat_layouts, zone_names
 from vision.dice import CHECKER_MODEL, DETECTOR_MODEL, FACE_MODEL, DiceReader, _run, load_network
+from vision.dice_background import TableBackground
 from vision.dice_patches import PATCH_SIDE
 from vision.evaluate import (Found, cut_out, enlarged_middle, evaluate, evaluate_crops, load_image, quarter_turned,
                              read_labels, reduced_to_middle)
 from vision.stillness import StillnessGate
+from vision.synth.cards import Photo, mat_photo
 from vision.synth.dice import Look, render_scene
 from vision.training.dice_data import split
 
@@ -39,6 +43,9 @@ CROP_MARGINS = (1.0, 1.5)
 # (detector_width, face_views). At 320 and 384 the frames' 40-px dice come out under 29 px at the
 # detector, so the reader also looks at them closer (DiceReader._closer_look): no time is saved.
 SPEED_SETTINGS = ((320, 8), (384, 8), (448, 1), (448, 8))
+MAT_SEEDS = range(10, 16)
+MAT_LIGHTS = (0.8, 0.9, 1.0, 1.05)  # the empty table learnt under the first three, read under the last
+MAT_DICE = ("white", "black", "red", "green", "blue", "yellow", "purple", "orange")
 
 
 def main() -> None:
@@ -66,8 +73,42 @@ def main() -> None:
                 cut_out_folder(path, margin, Path(crops))
                 report = evaluate_crops(crops, lambda image: reader.read_whole(image).face)
             print(f"{folder} cut out, {margin} x box (--crops): {json.dumps(report)}", flush=True)
+    printed_mats(reader)
     speed(section)
     engines()
+
+
+def printed_mats(reader: DiceReader) -> None:
+    """Synthetic photos (1280x720) of each printed mat by a fixed camera: the dice read on the empty
+    mat and with 8 dice on it, without and with the empty table learnt (from three frames under
+    other lights), and the time the learnt table adds per frame."""
+    counts = {"plain": [0, 0, 0], "learnt": [0, 0, 0]}  # false dice on empty mats, dice right, false dice
+    dice, extra_ms = 0, []
+    for layout in all_mat_layouts():
+        for seed in MAT_SEEDS:
+            frames = [mat_photo(layout, seed, Photo(light=(g, g)), zone_names(layout))[0] for g in MAT_LIGHTS]
+            background = TableBackground.from_frames(frames[:3])
+            scene = render_scene(seed + 100, count=8, die_px=36, colours=MAT_DICE, backdrop=frames[3])
+            dice += len(scene.dice)
+            for image, on_mat in ((frames[3], False), (scene.image, True)):
+                readings = reader.read(image)
+                start = time.perf_counter()
+                kept = background.keep(image, readings)
+                extra_ms.append((time.perf_counter() - start) * 1000)
+                for name, found in (("plain", readings), ("learnt", kept)):
+                    if not on_mat:
+                        counts[name][0] += len(found)
+                        continue
+                    right = sum(any(abs(r.x - d.x) < 0.2 * d.size and abs(r.y - d.y) < 0.2 * d.size
+                                    and r.face == d.face for r in found) for d in scene.dice)
+                    counts[name][1] += right
+                    counts[name][2] += len(found) - right
+    frames = len(all_mat_layouts()) * len(MAT_SEEDS)
+    for name, (empty, right, wrong) in counts.items():
+        print(f"printed mats, empty table {'learnt' if name == 'learnt' else 'not learnt'}: "
+              f"{empty} dice read on {frames} empty mats; with dice on them {right}/{dice} read right, "
+              f"{wrong} other readings", flush=True)
+    print(f"printed mats: the learnt table adds {statistics.median(extra_ms):.2f} ms per frame (median)", flush=True)
 
 
 def cut_out_folder(path: Path, margin: float, out: Path) -> None:
