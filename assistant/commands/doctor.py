@@ -233,9 +233,31 @@ def check_display(probes: Probes) -> list[Finding]:
     return findings or [Finding(OK, "display", f"screen {cards[0]} and {len(inputs)} input device(s)")]
 
 
+def check_empty_table(settings) -> list[Finding]:
+    """Whether the dice reader knows the empty table (see `calibrate dice-background`)."""
+    from assistant.settings import state_dir
+    from vision.dice_background import BackgroundError, TableBackground
+
+    name = settings["vision.dice.background_file"]
+    if settings["camera.source"] == "none" or not name:
+        return []
+    path = state_dir(settings["app.state_dir"]) / name
+    fix = "clear the table, then: table-assistant calibrate dice-background"
+    if not path.is_file():
+        return [Finding(WARN, "table", "the empty table is not learnt: the mat's markers and lettering "
+                        "may be read as dice", fix)]
+    try:
+        height, width = TableBackground.load(path).grey.shape
+    except BackgroundError as exc:
+        return [Finding(FAIL, "table", str(exc), fix)]
+    return [Finding(OK, "table", f"the empty table is learnt ({width}x{height} frames, {path}); "
+                    "learn it again when the camera or the mat moves")]
+
+
 def diagnose(settings, probes: Probes) -> list[Finding]:
     return [
         *check_camera(probes, settings.section("camera")),
+        *check_empty_table(settings),
         *check_gpio(probes, settings.section("gpio")),
         *check_serial(probes, settings.section("serial")),
         *check_display(probes),

@@ -14,8 +14,21 @@ ALL_GROUPS = {"video", "render", "input", "gpio", "dialout"}
 BY_ID = "/dev/serial/by-id/usb-Club_Table_Panel_0001-if00"
 
 
+@pytest.fixture(autouse=True)
+def learnt_table(tmp_path, monkeypatch):
+    """The kiosk's state directory, where the empty table has been learnt."""
+    import numpy as np
+
+    from vision.dice_background import TableBackground
+    TableBackground(np.zeros((720, 1280), np.uint8)).save(tmp_path / "state" / "dice-background.png")
+    monkeypatch.setattr(f"{__name__}.STATE", str(tmp_path / "state"))
+
+
+STATE = ""
+
+
 def settings(**overrides):
-    values = {"serial.port": BY_ID, **overrides}
+    values = {"serial.port": BY_ID, "app.state_dir": STATE, **overrides}
     return settings_mod.load(overrides={k: str(v) for k, v in values.items()}, env={},
                              system_file=NOWHERE, user_path=NOWHERE)
 
@@ -54,7 +67,7 @@ def only(area, probes, **overrides):
 def test_a_healthy_pi_passes_every_check(capsys):
     assert doctor.run(None, settings(), healthy()) == 0
     out = capsys.readouterr().out
-    for area in ("camera", "gpio", "serial", "display", "groups"):
+    for area in ("camera", "table", "gpio", "serial", "display", "groups"):
         assert f"ok    {area}" in out
     assert "panel on /dev/serial/by-id/usb-Club_Table_Panel_0001-if00: big-panel 2.0.1" in out
     assert "confirm GPIO17" in out and out.rstrip().endswith("Everything is ready.")
@@ -192,3 +205,14 @@ def test_the_probes_of_this_machine_work_here(capsys):
     code = doctor.run(None, settings(**{"serial.port": "", "camera.source": "none"}), probes)
     out = capsys.readouterr().out
     assert code in (0, 1) and all(area in out for area in ("camera", "gpio", "serial", "display", "groups"))
+
+
+def test_the_empty_table_not_learnt_or_unreadable_is_said_with_the_command(tmp_path):
+    finding = only("table", healthy(), **{"app.state_dir": tmp_path / "new"})
+    assert finding.level == doctor.WARN and "not learnt" in finding.message
+    assert finding.fix.endswith("table-assistant calibrate dice-background")
+    (tmp_path / "dice-background.png").write_text("scribbles")
+    finding = only("table", healthy(), **{"app.state_dir": tmp_path})
+    assert finding.level == doctor.FAIL and "dice-background.png: not an image" in finding.message
+    assert only("table", healthy()).message.startswith("the empty table is learnt (1280x720 frames")
+    assert findings("table", healthy(), **{"camera.source": "none"}) == []
