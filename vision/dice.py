@@ -2,9 +2,9 @@
 
 Three small networks (ONNX, run by ``cv2.dnn``; trained by ``vision/training/train_dice.py``):
 
-1. the *detector* looks at the frame reduced to ``detector_width`` px and at half that width
-   (where large dice come out whole) and proposes top-face centres with a rough die size (and
-   looks again at a larger width when the dice come out small at ``detector_width``);
+1. the *detector* looks at the frame reduced to ``detector_width`` px (more for frames wider
+   than 640 px) and at half that width (where large dice come out whole) and proposes top-face
+   centres with a rough die size (and looks again at a larger width when the dice come out small);
 2. the *checker*, a tiny patch network, looks at each proposal at full resolution, says whether
    it is a die and corrects its centre and size;
 3. the *face network*, a larger patch network run only on the dice the checker kept, gives a
@@ -204,19 +204,20 @@ class DiceReader:
     def _read(self, frame: np.ndarray) -> list[tuple[DieReading, np.ndarray]]:
         """Readings with the final patch each was read from."""
         _check_frame(frame)
-        near = self.propose(frame)
+        width = self.first_width(frame)
+        near = self.propose(frame, width)
         first = at_both_sizes(near)
-        # A die large at detector_width (a camera near the table) may be proposed there by its
+        # A die large at the first width (a camera near the table) may be proposed there by its
         # pips alone, a one by its pip. At half that width the detector proposes the whole die,
         # or a few of its pips: its proposals at places the first look missed are also checked
         # at twice their size.
-        farther = self.propose(frame, self._farther_width())
+        farther = self.propose(frame, _detector_width(width * _FARTHER))
         proposals = np.vstack([first, farther, _unlike(farther, near) * (1, 1, _GROWN)])
         if not len(proposals):
             return []
         levels = pyramid(frame, float(proposals[:, 2].max()) * 1.5)
         checked, confidence, _ = self._look(levels, proposals)
-        closer = self._closer_look(frame, checked[:len(first)], confidence[:len(first)])
+        closer = self._closer_look(frame, width, checked[:len(first)], confidence[:len(first)])
         if len(closer):
             more, more_confidence, _ = self._look(levels, closer)
             checked, confidence = np.vstack([checked, more]), np.concatenate([confidence, more_confidence])
@@ -228,9 +229,18 @@ class DiceReader:
         checked, confidence, ones = self._look(levels, checked[hopeful])
         return self._read_faces(levels, checked, confidence, ones, self.min_confidence)
 
-    def _closer_look(self, frame: np.ndarray, checked: np.ndarray, confidence: np.ndarray) -> np.ndarray:
+    def first_width(self, frame: np.ndarray) -> int:
+        """The width the detector first sees ``frame`` at: ``detector_width`` for a frame up to
+        _REFERENCE_WIDTH px wide, as the dice photos it was tuned on; proportionally more for a
+        wider frame, up to _MOST_SCALED times (a kiosk camera's 1280x720 frame of a whole mat
+        shows dice a fortieth of its width, which at 448 px would be under the 15 px the detector
+        needs)."""
+        scale = min(_MOST_SCALED, max(1.0, frame.shape[1] / _REFERENCE_WIDTH))
+        return _detector_width(self.detector_width * scale)
+
+    def _closer_look(self, frame: np.ndarray, width: int, checked: np.ndarray, confidence: np.ndarray) -> np.ndarray:
         """More proposals to check, from the detector at a larger width, when the dice the checker
-        is sure of at its first look came out small at ``detector_width`` (their median side under
+        is sure of at its first look came out small at its first ``width`` (their median side under
         _SMALL_DIE px; as first checked, some still at twice their size): there the detector tells
         touching dice apart less well. At the larger width they would be _CLEAR_DIE px; it is at
         most the frame's own width, or _MOST_ENLARGED times it when the dice are small in the frame
@@ -239,16 +249,13 @@ class DiceReader:
         holds touching neighbours rather than a die whose pip was proposed."""
         sure = checked[confidence >= _SURE, 2]
         side = float(np.median(sure)) if len(sure) else math.inf  # in frame px
-        seen = side * self.detector_width / frame.shape[1]
+        seen = side * width / frame.shape[1]
         if seen < _SMALL_DIE:
             most = frame.shape[1] * (_MOST_ENLARGED if side < _SMALL_DIE else 1)
-            larger = min(most, _detector_width(self.detector_width * _CLEAR_DIE / seen))
-            if larger > self.detector_width:
+            larger = min(most, _detector_width(width * _CLEAR_DIE / seen))
+            if larger > width:
                 return self.propose(frame, larger)
         return np.empty((0, 3))
-
-    def _farther_width(self) -> int:
-        return _detector_width(self.detector_width * _FARTHER)
 
     def _look(self, levels: list[np.ndarray], proposals: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The checker's view of (x, y, side) proposals: each moved as it answers, the
@@ -325,8 +332,8 @@ class DiceReader:
 
     def propose(self, frame: np.ndarray, width: int | None = None) -> np.ndarray:
         """(x, y, side) rows in frame pixels: local maxima of the detector's centre map, the frame
-        reduced to ``width`` px (by default ``detector_width``)."""
-        small, scale = detector_input(frame, width or self.detector_width)
+        reduced to ``width`` px (by default ``first_width``)."""
+        small, scale = detector_input(frame, width or self.first_width(frame))
         maps = _run(self.detector, [small])[0]
         heat = _sigmoid(maps[0])
         # maxima among the four nearest cells, not eight: where the marks of touching dice merge
@@ -447,7 +454,8 @@ _HOPEFUL = 0.05  # least checker confidence at the first look worth a second loo
 _CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
 _SMALL_DIE, _CLEAR_DIE = 29, 40  # die sides in detector input px: see _closer_look
 _MOST_ENLARGED = 2  # the closer look's largest width, in frame widths, for dice small in the frame
-_FARTHER = 0.5   # the detector's second width, against detector_width (see _read)
+_FARTHER = 0.5   # the detector's second width, against its first (see _read)
+_REFERENCE_WIDTH, _MOST_SCALED = 640, 2.0  # see first_width
 _DOUBT = 0.95    # a face read less surely than this is read again in other views
 _SURE_DIE = 0.99  # a die the checker and face network are less sure of is judged by the second too
 _WHOLE_SIZES = (0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.1)  # die sides, in crop sides, a crop is read at (read_whole)

@@ -87,6 +87,18 @@ def test_dice_small_for_the_detector_are_looked_at_again_closer(die_px, widths):
     assert seen.widths == widths
 
 
+@pytest.mark.parametrize("frame_width, first_widths", [(480, [448, 224]), (640, [448, 224]), (1280, [896, 448]),
+                                                       (2560, [896, 448])])
+def test_a_wider_frame_is_first_reduced_less(frame_width, first_widths):
+    # the dice keep their share of the frame: at 1280 px the detector first sees them as at 640
+    scaled = DiceReader.from_settings(dice_settings())
+    scaled.detector = seen = WidthsSeen(scaled.detector)
+    scene = render_scene(106, size=(frame_width, frame_width * 9 // 16), count=6, die_px=frame_width / 16,
+                         colours=COLOURS)
+    assert_reads(scene, scaled.read(scene.image))
+    assert seen.widths[:2] == first_widths
+
+
 def test_uneven_light_keeps_faces():
     scene = render_scene(103, count=6, die_px=40, colours=COLOURS, look=Look(gradient=0.6))
     assert_reads(scene, reader().read(scene.image), colours=False)
