@@ -84,11 +84,11 @@ def printed_mats(reader: DiceReader) -> None:
     other lights), and the time the learnt table adds per frame."""
     counts = {"plain": [0, 0, 0], "learnt": [0, 0, 0]}  # false dice on empty mats, dice right, false dice
     dice, extra_ms = 0, []
-    for layout in all_mat_layouts():
+    for number, layout in enumerate(all_mat_layouts()):
         for seed in MAT_SEEDS:
             frames = [mat_photo(layout, seed, Photo(light=(g, g)), zone_names(layout))[0] for g in MAT_LIGHTS]
             background = TableBackground.from_frames(frames[:3])
-            scene = render_scene(seed + 100, count=8, die_px=36, colours=MAT_DICE, backdrop=frames[3])
+            scene = render_scene(1000 * number + seed, count=8, die_px=36, colours=MAT_DICE, backdrop=frames[3])
             dice += len(scene.dice)
             for image, on_mat in ((frames[3], False), (scene.image, True)):
                 readings = reader.read(image)
