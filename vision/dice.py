@@ -17,7 +17,9 @@ ratio; ``vision.dice_patches``), so either can stand in for the other.
 
 The die's angle comes from the patch's edges, its colour from the median of its top face matched
 against a palette. Dice with printed faces (the Excape 1-7 and X) are read against faces enrolled
-from the user's own dice (``vision.dice_faces``) instead of the pip probabilities.
+from the user's own dice (``vision.dice_faces``) instead of the pip probabilities. With the empty
+table learnt for a fixed camera (``vision.dice_background``), no die is reported where the frame
+still shows it as it was: the mat's printed markers and lettering.
 """
 from __future__ import annotations
 
