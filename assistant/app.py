@@ -22,7 +22,7 @@ from kivy.app import App  # noqa: E402  (Kivy reads KIVY_* variables when first 
 from kivy.clock import Clock, mainthread  # noqa: E402
 from kivy.config import Config  # noqa: E402
 from kivy.lang import Builder  # noqa: E402
-from kivy.properties import NumericProperty, ObjectProperty, StringProperty  # noqa: E402
+from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty  # noqa: E402
 from kivy.uix.screenmanager import NoTransition, ScreenManager  # noqa: E402
 
 from assistant import i18n  # noqa: E402
@@ -55,13 +55,16 @@ class TableApp(App):
     language = StringProperty("en")
     view = ObjectProperty(None, allownone=True)
     message_text = StringProperty("")
+    can_learn_table = BooleanProperty(False)
 
     def __init__(self, session: Session, *, language: str = "en",
                  game_defaults: Mapping[str, Mapping[str, Any]] | None = None,
                  every: Sequence[tuple[float, Callable[[], Any]]] = (),
-                 on_first_frame: Callable[[], Any] | None = None, **kwargs):
+                 on_first_frame: Callable[[], Any] | None = None,
+                 learn_empty_table: Callable[[], Any] | None = None, **kwargs):
         """``every``: (seconds, function) pairs run on the UI loop (the demo's steps, the
-        watchdog's pings); ``on_first_frame`` runs once the first frame is on screen."""
+        watchdog's pings); ``on_first_frame`` runs once the first frame is on screen;
+        ``learn_empty_table`` asks the camera to learn the empty table (None: no such button)."""
         super().__init__(**kwargs)
         if language not in i18n.LANGUAGES:
             raise ValueError(f"app.language: {language!r} is not one of {', '.join(i18n.LANGUAGES)}")
@@ -71,6 +74,8 @@ class TableApp(App):
         self.game_defaults = dict(game_defaults or {})
         self._every = tuple(every)
         self._on_first_frame = on_first_frame
+        self.learn_empty_table = learn_empty_table
+        self.can_learn_table = learn_empty_table is not None
         self._unsubscribe: Callable[[], None] | None = None
 
     # --- building ------------------------------------------------------------------------------

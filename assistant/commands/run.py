@@ -15,6 +15,7 @@ from assistant.store import Store, default_path
 from engine.text import tr
 
 log = logging.getLogger(__name__)
+EMPTY_TABLE_FRAMES = 10  # camera frames the empty table is learnt from (their median)
 
 
 def add_parser(sub) -> None:
@@ -37,7 +38,9 @@ def run(args, settings) -> int:
             if view.screen == "game":
                 log.info("reopened game %s (%s) after %d moves", view.match_id, view.game_id, view.moves)
         devices = Devices(settings)
-        app = make_app(args, settings, session, every=devices.every(), on_first_frame=devices.ready)
+        camera_on = settings["camera.source"] != "none"
+        app = make_app(args, settings, session, every=devices.every(), on_first_frame=devices.ready,
+                       learn_empty_table=devices.learn_empty_table if camera_on else None)
         devices.start(session, app)
         stop_on_sigterm(app)
         try:
@@ -98,6 +101,9 @@ class Devices:
         self._panel = None
         self._last_turn: tuple | None = None
         self._last_message = None
+        self._session: Session | None = None
+        self._reading_dice = threading.Event()  # the camera thread has read a frame for dice
+        self._learn_table = threading.Event()   # asked from the screen, done by the camera thread
 
     def every(self) -> list[tuple[float, Callable[[], Any]]]:
         """Pings from the UI loop, so a frozen screen is what makes systemd restart the app."""
@@ -112,6 +118,7 @@ class Devices:
 
     def start(self, session: Session, app) -> None:
         """Open what is there; ``app`` hands what devices send over to the UI thread."""
+        self._session = session
         from hardware.buttons import NoButtons, open_buttons
         from hardware.gpio import GpioConfig
         from hardware.indicators import NoIndicators, open_indicators
@@ -181,12 +188,48 @@ class Devices:
                                reason=str(exc)))
             return
         stable = StableReader.from_settings(reader.read, self.settings.section("vision.stillness"))
+        empty: list = []
         for frame in camera.frames():
+            self._reading_dice.set()
+            if self._learn_table.is_set():
+                empty.append(frame.image)
+                if len(empty) == EMPTY_TABLE_FRAMES:
+                    self._learn_table.clear()
+                    app.post_notice(self._learnt(reader, empty))
+                    empty = []
+                continue
             reading = stable.update(frame.image)
             state = session.view.state  # an immutable snapshot: safe to read from this thread
             if reading and state is not None and state.is_chance_node():
                 candidates = rank_dice(state, [die.faces for die in reading])
                 app.post(lambda read_in=state, found=candidates: session.suggest(read_in, found))
+
+    def learn_empty_table(self) -> None:
+        """Asked from the screen (UI thread): the camera learns the empty table from its next
+        frames, so the mat's markers and print are not read as dice (as `calibrate
+        dice-background` does with the kiosk stopped)."""
+        if not self._reading_dice.is_set():
+            self._session.notify(tr("The camera is not reading dice: the empty table cannot be learnt now."))
+            return
+        self._learn_table.set()
+        self._session.notify(tr("Learning the empty table: keep it clear for a moment."))
+
+    def _learnt(self, reader, frames: list) -> Any:
+        """On the camera thread: the empty table from ``frames``, saved and used; what to say."""
+        from assistant.settings import state_dir
+        from vision.dice_background import BackgroundError, TableBackground
+
+        name = self.settings["vision.dice.background_file"]
+        if not name:
+            return tr("vision.dice.background_file is empty: the empty table is not kept.")
+        try:
+            background = TableBackground.from_frames(frames)
+            background.save(state_dir(self.settings["app.state_dir"]) / name)
+        except (BackgroundError, OSError) as exc:
+            log.warning("empty table: %s", exc)
+            return tr("The empty table could not be learnt ({reason}).", reason=str(exc))
+        reader.background = background
+        return tr("Empty table learnt: its markers and print are not read as dice.")
 
     def _feedback(self, view: ViewState) -> None:
         """Lights, buzzer and panel follow the game: turn changes, refused moves, scores."""

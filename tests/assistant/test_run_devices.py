@@ -53,5 +53,35 @@ def test_a_missing_camera_is_said_once_and_nothing_else_stops(tmp_path, monkeypa
         devices.close()
     assert str(app.notices[0]) == (
         "No camera found: enter dice and cards by touch. `table-assistant doctor` says what is missing.")
+    devices.learn_empty_table()  # the screen's button: nothing to learn from
+    assert str(session.view.notices[-1]) == "The camera is not reading dice: the empty table cannot be learnt now."
     # then, at most, that the dice reader cannot be loaded either (its networks are optional)
     assert all(str(n).startswith("The dice reader is not available") for n in app.notices[1:])
+
+
+def test_the_screen_asks_the_camera_to_learn_the_empty_table(tmp_path, monkeypatch):
+    import cv2
+    import numpy as np
+
+    from vision.dice_background import TableBackground
+
+    recording = tmp_path / "recording"
+    recording.mkdir()
+    table = np.full((120, 160, 3), (60, 120, 80), np.uint8)
+    cv2.rectangle(table, (20, 20), (60, 60), (250, 250, 250), -1)  # something printed on it
+    cv2.imwrite(str(recording / "table.png"), table)
+    session = Session(Store(IN_MEMORY))
+    devices = devices_with(tmp_path, monkeypatch, **{"camera.source": "images", "camera.path": str(recording),
+                                                     "camera.fps": "200", "app.state_dir": str(tmp_path / "state")})
+    app = FakeApp()
+    devices.start(session, app)
+    try:
+        assert devices._reading_dice.wait(30), "the dice reader never started"
+        devices.learn_empty_table()
+        assert str(session.view.notices[-1]) == "Learning the empty table: keep it clear for a moment."
+        assert app.arrived.wait(30), "the empty table was never learnt"
+    finally:
+        devices.close()
+    assert [str(n) for n in app.notices] == ["Empty table learnt: its markers and print are not read as dice."]
+    learnt = TableBackground.load(tmp_path / "state" / "dice-background.png").grey
+    assert np.array_equal(learnt, cv2.cvtColor(table, cv2.COLOR_BGR2GRAY))

@@ -90,3 +90,18 @@ def test_new_player_by_keyboard_is_saved_and_seated(ui, store):
     ui.tap_text("Add")
     assert "Dev" in [p.name for p in store.players()] and home.seated[-1].name == "Dev"
     assert session.view.message.text == "Dev is saved"
+
+
+def test_the_empty_table_button_shows_with_a_camera_and_asks_it_to_learn(ui, store):
+    ui.use(Session(store))
+    with pytest.raises(AssertionError, match="no button 'Empty table'"):
+        ui.button("Empty table")  # the demo and a kiosk without a camera have nothing to learn
+    asked = []
+    ui.app.learn_empty_table, ui.app.can_learn_table = lambda: asked.append(True), True
+    try:
+        ui.assert_touch_targets()
+        ui.shot("home-with-camera")
+        ui.tap_text("Empty table")
+        assert asked == [True]
+    finally:
+        ui.app.learn_empty_table, ui.app.can_learn_table = None, False
