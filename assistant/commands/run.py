@@ -118,11 +118,11 @@ class Devices:
 
     def start(self, session: Session, app) -> None:
         """Open what is there; ``app`` hands what devices send over to the UI thread."""
-        self._session = session
         from hardware.buttons import NoButtons, open_buttons
         from hardware.gpio import GpioConfig
         from hardware.indicators import NoIndicators, open_indicators
 
+        self._session = session
         gpio = GpioConfig.from_mapping(self.settings.section("gpio"))
         buttons = open_buttons(gpio, app.post_intent)
         self._closers.append(buttons.close)
