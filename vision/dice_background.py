@@ -74,6 +74,8 @@ class TableBackground:
     def keep(self, frame: np.ndarray, readings: Sequence[Reading]) -> list[Reading]:
         """The readings whose place in ``frame`` does not look as the empty table did. A frame of
         another size than the empty table's is from another camera setting: nothing is dropped."""
+        if not readings:
+            return []
         if frame.shape[:2] != self.grey.shape:
             if self._warned != frame.shape[:2]:
                 self._warned = frame.shape[:2]

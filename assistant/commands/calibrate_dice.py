@@ -22,6 +22,8 @@ It is saved in ``app.state_dir`` (``vision.dice.background_file``).
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import cv2
 
 from assistant.settings import state_dir
@@ -56,6 +58,13 @@ def dice_reader(settings, faces: str | None = None, empty_table: bool = True) ->
     if faces is not None:
         section["faces"] = faces
     return DiceReader.from_settings(section, state_dir(settings["app.state_dir"]), empty_table)
+
+
+def empty_table_path(settings) -> Path | None:
+    """Where the empty table learnt for the mounted camera is kept (None when
+    vision.dice.background_file is empty: it is not kept)."""
+    name = settings["vision.dice.background_file"]
+    return state_dir(settings["app.state_dir"]) / name if name else None
 
 
 def read_photo(name: str):
@@ -104,7 +113,8 @@ def run_palette(args, settings) -> int:
 def run_background(args, settings) -> int:
     from assistant.cli import UsageError
 
-    if not settings["vision.dice.background_file"]:
+    path = empty_table_path(settings)
+    if path is None:
         raise UsageError("vision.dice.background_file is empty: set a file name to learn the empty table")
     if args.photos:
         frames = [read_photo(name) for name in args.photos]
@@ -113,7 +123,6 @@ def run_background(args, settings) -> int:
     else:
         frames = _camera_frames(settings.section("camera"), args.frames)
     background = TableBackground.from_frames(frames)
-    path = state_dir(settings["app.state_dir"]) / settings["vision.dice.background_file"]
     background.save(path)
     height, width = background.grey.shape
     frames_taken = f"{len(frames)} frame" + ("s" if len(frames) > 1 else "")

@@ -235,13 +235,12 @@ def check_display(probes: Probes) -> list[Finding]:
 
 def check_empty_table(settings) -> list[Finding]:
     """Whether the dice reader knows the empty table (see `calibrate dice-background`)."""
-    from assistant.settings import state_dir
+    from assistant.commands.calibrate_dice import empty_table_path
     from vision.dice_background import BackgroundError, TableBackground
 
-    name = settings["vision.dice.background_file"]
-    if settings["camera.source"] == "none" or not name:
+    path = empty_table_path(settings)
+    if settings["camera.source"] == "none" or path is None:
         return []
-    path = state_dir(settings["app.state_dir"]) / name
     fix = "clear the table, then: table-assistant calibrate dice-background"
     if not path.is_file():
         return [Finding(WARN, "table", "the empty table is not learnt: the mat's markers and lettering "

@@ -216,15 +216,15 @@ class Devices:
 
     def _learnt(self, reader, frames: list) -> Any:
         """On the camera thread: the empty table from ``frames``, saved and used; what to say."""
-        from assistant.settings import state_dir
+        from assistant.commands.calibrate_dice import empty_table_path
         from vision.dice_background import BackgroundError, TableBackground
 
-        name = self.settings["vision.dice.background_file"]
-        if not name:
+        path = empty_table_path(self.settings)
+        if path is None:
             return tr("vision.dice.background_file is empty: the empty table is not kept.")
         try:
             background = TableBackground.from_frames(frames)
-            background.save(state_dir(self.settings["app.state_dir"]) / name)
+            background.save(path)
         except (BackgroundError, OSError) as exc:
             log.warning("empty table: %s", exc)
             return tr("The empty table could not be learnt ({reason}).", reason=str(exc))

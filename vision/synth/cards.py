@@ -159,6 +159,7 @@ class Photo:
     jpeg: tuple[int, int] = (70, 95)
 
 
+_MAT_PX_PER_MM = 2.5  # the flat mat picture that the synthetic camera photographs
 GRID_SHAPES = ((3, 3),) * 5 + ((2, 3), (3, 2), (1, 3), (3, 1))  # a grid is mostly whole
 
 
@@ -173,7 +174,7 @@ def hilo_table(layout: MatLayout, seed: int, photo: Photo = Photo(), face_down_r
     cards hidden under the top of a pile are drawn at random."""
     rng = np.random.default_rng(seed)
     draw_label = iter(deck if deck is not None else [HILO_DECK[i] for i in rng.permutation(len(HILO_DECK))])
-    s = 2.5  # px per mm of the flat mat picture
+    s = _MAT_PX_PER_MM
     mat = render(mat_drawing(layout), layout.size, s)
     placed: list[tuple[str, np.ndarray, str, tuple[int, int] | None]] = []  # label, corners mm, zone, cell
     grids: dict[int, list[list[str]]] = {}
@@ -222,7 +223,7 @@ def mat_photo(layout: MatLayout, seed: int, photo: Photo = Photo(),
     """The empty mat (``labels``: the zone names printed on it) through the spoiled camera: the
     frame and the mm -> pixel homography. One seed places the camera alike under any ``photo``
     of the same size: frames of a fixed camera as the light changes."""
-    s = 2.5  # px per mm of the flat mat picture
+    s = _MAT_PX_PER_MM
     mat = render(mat_drawing(layout, labels), layout.size, s)
     return _photograph(mat, s, layout.size, photo, np.random.default_rng(seed))
 
