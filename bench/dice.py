@@ -1,8 +1,9 @@
 """Dice reader figures: accuracy on the labelled photo folders (all, tune and held-out parts, the
 photos' middles enlarged twice, where the dice are twice as large, the photos reduced to half,
 the photos turned a quarter, and the labelled dice cut out, as --crops judges them), dice on
-synthetic photos of the printed mats without and with the empty table learnt, and
-single-threaded speed per 640x640 frame, with the share of each stage.
+synthetic photos of the printed mats without and with the empty table learnt, whether the
+learnt table is found stale once the camera or the mat moves, and single-threaded speed per
+640x640 frame, with the share of each stage.
 
     /work/venv-dev/bin/python bench/dice.py        (from the repository root)
 
@@ -30,7 +31,7 @@ from vision.dice_patches import PATCH_SIDE
 from vision.evaluate import (Found, cut_out, enlarged_middle, evaluate, evaluate_crops, load_image, quarter_turned,
                              read_labels, reduced_to_middle)
 from vision.stillness import StillnessGate
-from vision.synth.cards import Photo, mat_photo
+from vision.synth.cards import Photo, mat_mask, mat_photo, moved_view
 from vision.synth.dice import Look, render_scene
 from vision.training.dice_data import split
 
@@ -74,8 +75,22 @@ def main() -> None:
                 report = evaluate_crops(crops, lambda image: reader.read_whole(image).face)
             print(f"{folder} cut out, {margin} x box (--crops): {json.dumps(report)}", flush=True)
     printed_mats(reader)
+    moved_mats(reader)
     speed(section)
     engines()
+
+
+def learnt_mats():
+    """For each printed mat and camera placement (1280x720): the empty table learnt from three
+    frames under other lights, the empty mat under the last light, where the mat lies (a mask),
+    and the 8 dice laid on it."""
+    for number, layout in enumerate(all_mat_layouts()):
+        for seed in MAT_SEEDS:
+            shots = [mat_photo(layout, seed, Photo(light=(g, g)), zone_names(layout)) for g in MAT_LIGHTS]
+            background = TableBackground.from_frames([frame for frame, _ in shots[:3]])
+            empty, mm_to_px = shots[3]
+            scene = render_scene(1000 * number + seed, count=8, die_px=36, colours=MAT_DICE, backdrop=empty)
+            yield background, empty, mat_mask(layout, mm_to_px, empty.shape), scene
 
 
 def printed_mats(reader: DiceReader) -> None:
@@ -84,31 +99,53 @@ def printed_mats(reader: DiceReader) -> None:
     other lights), and the time the learnt table adds per frame."""
     counts = {"plain": [0, 0, 0], "learnt": [0, 0, 0]}  # false dice on empty mats, dice right, false dice
     dice, extra_ms = 0, []
-    for number, layout in enumerate(all_mat_layouts()):
-        for seed in MAT_SEEDS:
-            frames = [mat_photo(layout, seed, Photo(light=(g, g)), zone_names(layout))[0] for g in MAT_LIGHTS]
-            background = TableBackground.from_frames(frames[:3])
-            scene = render_scene(1000 * number + seed, count=8, die_px=36, colours=MAT_DICE, backdrop=frames[3])
-            dice += len(scene.dice)
-            for image, on_mat in ((frames[3], False), (scene.image, True)):
-                readings = reader.read(image)
-                start = time.perf_counter()
-                kept = background.keep(image, readings)
-                extra_ms.append((time.perf_counter() - start) * 1000)
-                for name, found in (("plain", readings), ("learnt", kept)):
-                    if not on_mat:
-                        counts[name][0] += len(found)
-                        continue
-                    right = sum(any(abs(r.x - d.x) < 0.2 * d.size and abs(r.y - d.y) < 0.2 * d.size
-                                    and r.face == d.face for r in found) for d in scene.dice)
-                    counts[name][1] += right
-                    counts[name][2] += len(found) - right
+    for background, empty, _, scene in learnt_mats():
+        dice += len(scene.dice)
+        for image, on_mat in ((empty, False), (scene.image, True)):
+            readings = reader.read(image)
+            start = time.perf_counter()
+            kept = background.keep(image, readings)
+            extra_ms.append((time.perf_counter() - start) * 1000)
+            for name, found in (("plain", readings), ("learnt", kept)):
+                if not on_mat:
+                    counts[name][0] += len(found)
+                    continue
+                right = sum(any(abs(r.x - d.x) < 0.2 * d.size and abs(r.y - d.y) < 0.2 * d.size
+                                and r.face == d.face for r in found) for d in scene.dice)
+                counts[name][1] += right
+                counts[name][2] += len(found) - right
     frames = len(all_mat_layouts()) * len(MAT_SEEDS)
     for name, (empty, right, wrong) in counts.items():
         print(f"printed mats, empty table {'learnt' if name == 'learnt' else 'not learnt'}: "
               f"{empty} dice read on {frames} empty mats; with dice on them {right}/{dice} read right, "
               f"{wrong} other readings", flush=True)
     print(f"printed mats: the learnt table adds {statistics.median(extra_ms):.2f} ms per frame (median)", flush=True)
+
+
+def moved_mats(reader: DiceReader) -> None:
+    """Whether the learnt empty table is found stale (TableBackground.fit) once the camera or the
+    mat has moved, and how many dice the moved empty mat then shows with it; the same photos as
+    printed_mats, the 8 dice on the mat when nothing moved."""
+    moves = {"nothing": (0, 0, 0, False), **{f"camera {d} px": (d, 0.6 * d, 0, False) for d in (4, 8, 16)},
+             **{f"camera {a} deg": (0, 0, a, False) for a in (1, 2)},
+             **{f"mat {d} px": (d, -0.5 * d, 0, True) for d in (8, 16, 32)},
+             **{f"mat {a} deg": (0, 0, a, True) for a in (1, 3)}}
+    stale, false_dice, check_ms = dict.fromkeys(moves, 0), dict.fromkeys(moves, 0), []
+    for background, empty, mask, scene in learnt_mats():
+        for name, (dx, dy, degrees, mat_only) in moves.items():
+            only = mask if mat_only else None
+            image = moved_view(scene.image, dx, dy, degrees, only) if dx or degrees else scene.image
+            start = time.perf_counter()
+            stale[name] += background.fit(image).stale
+            check_ms.append((time.perf_counter() - start) * 1000)
+            if dx or degrees:
+                moved_empty = moved_view(empty, dx, dy, degrees, only)
+                false_dice[name] += len(background.keep(moved_empty, reader.read(moved_empty)))
+    frames = len(all_mat_layouts()) * len(MAT_SEEDS)
+    for name in moves:
+        dice = f", {false_dice[name]} dice read on the moved empty mats" if name != "nothing" else " (8 dice on it)"
+        print(f"moved mats, {name}: stale {stale[name]}/{frames}{dice}", flush=True)
+    print(f"moved mats: the check takes {statistics.median(check_ms):.2f} ms per 1280x720 frame (median)", flush=True)
 
 
 def cut_out_folder(path: Path, margin: float, out: Path) -> None:

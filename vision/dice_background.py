@@ -5,13 +5,18 @@ It is learnt from a few frames of the empty table (``table-assistant calibrate
 dice-background``): their median, in grey levels, so a hand passing through one frame does not
 count. A die is dropped when the frame around it still looks as the empty table did there.
 Looks are compared by normalised correlation, which ignores a change of light, each die's
-square searched a little around its place in the empty table, which forgives a camera moved by
-a few pixels. A real die hides what lies under it, even on a printed marker, and correlates far
+square searched up to half a side around its place in the empty table, which forgives a camera
+or a mat moved by a few pixels. A real die hides what lies under it, even on a printed marker, and correlates far
 less.
+
+A table learnt before the camera or the mat moved farther no longer does that: ``fit`` tells,
+from how many of its textured places a frame still shows where they were, and how many moved
+(the kiosk then asks for the table to be learnt again).
 """
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence, TypeVar
 
@@ -21,8 +26,19 @@ import numpy as np
 log = logging.getLogger(__name__)
 
 SAME = 0.85         # correlation from which a die's square is the empty table's
-_SEARCH = 0.15      # how far a die's square is searched in the empty table, in die sides
+_SEARCH = 0.5       # how far a die's square is searched in the empty table, in die sides
 _FLAT = 4.0         # grey-level spread under which the empty table shows nothing there
+# Whether the table has moved (``fit``) is judged on copies _CHECK_WIDTH px wide, in squares of
+# _TILE px where the learnt table shows something (_TEXTURED grey levels of spread). A place is
+# in place when found within _IN_PLACE px of where it was learnt, correlating at least _MATCH; it
+# has moved when it correlates less than _UNLIKE there but at least _MATCH farther off, within
+# _MOVED px (a mat pushed a few centimetres). The table has moved when at least _LEAST_MOVED
+# places have, and at least _MOVED_SHARE of those seen (the rest of the table - its wood outside
+# the mat - may not have moved). On 1280x720 frames of the printed mats (bench/dice.py) this
+# tells a move of 16 px or 2 degrees, where the moved print begins to pass for dice again.
+_CHECK_WIDTH, _TILE, _TEXTURED = 320, 16, 8.0
+_IN_PLACE, _MOVED, _MATCH, _UNLIKE = 1, 24, 0.8, 0.6
+_LEAST_MOVED, _MOVED_SHARE = 6, 0.2
 
 Reading = TypeVar("Reading")  # anything with x, y and a rotated box, as DieReading
 
@@ -31,12 +47,30 @@ class BackgroundError(ValueError):
     """The empty-table frames or file cannot be used."""
 
 
+@dataclass(frozen=True)
+class TableFit:
+    """How a frame shows the learnt table's textured places: how many ``in_place``, how many
+    ``moved``; the others are covered (cards, hands) or gone. ``other_size``: the frame is not
+    the size the table was learnt at (another camera setting)."""
+
+    in_place: int
+    moved: int
+    other_size: bool = False
+
+    @property
+    def stale(self) -> bool:
+        """The camera or the mat has moved since the table was learnt: learn it again."""
+        return self.other_size or self.moved >= max(_LEAST_MOVED, _MOVED_SHARE * (self.in_place + self.moved))
+
+
 class TableBackground:
     """The empty table, ``grey``: an 8-bit grey image the size of the camera's frames."""
 
     def __init__(self, grey: np.ndarray):
         self.grey = grey
         self._warned: tuple[int, int] | None = None
+        self._small = _check_copy(grey)
+        self._places = _textured_places(self._small)
 
     @classmethod
     def from_frames(cls, frames: Sequence[np.ndarray]) -> "TableBackground":
@@ -98,6 +132,41 @@ class TableBackground:
         if min(square.shape) < 4 or square.std() < _FLAT or window.std() < _FLAT:
             return 0.0
         return float(cv2.matchTemplate(window, square, cv2.TM_CCOEFF_NORMED).max())
+
+    def fit(self, frame: np.ndarray) -> TableFit:
+        """How ``frame`` (BGR or grey) still shows the empty table, see TableFit."""
+        if frame.shape[:2] != self.grey.shape:
+            return TableFit(0, 0, other_size=True)
+        small = _check_copy(frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))
+        in_place = moved = 0
+        for x, y in self._places:
+            square = small[y:y + _TILE, x:x + _TILE]
+            if square.std() < _FLAT:  # covered by something plain (it would correlate with anything)
+                continue
+            here = _best_match(self._small, square, x, y, _IN_PLACE)
+            if here >= _MATCH:
+                in_place += 1
+            elif here < _UNLIKE and _best_match(self._small, square, x, y, _MOVED) >= _MATCH:
+                moved += 1
+        return TableFit(in_place, moved)
+
+
+def _check_copy(grey: np.ndarray) -> np.ndarray:
+    scale = _CHECK_WIDTH / grey.shape[1]
+    return cv2.resize(grey, (_CHECK_WIDTH, max(_TILE, round(grey.shape[0] * scale))), interpolation=cv2.INTER_AREA)
+
+
+def _textured_places(small: np.ndarray) -> list[tuple[int, int]]:
+    """Top-left corners of the _TILE squares where ``small`` shows something."""
+    h, w = small.shape
+    return [(x, y) for y in range(0, h - _TILE + 1, _TILE) for x in range(0, w - _TILE + 1, _TILE)
+            if small[y:y + _TILE, x:x + _TILE].std() >= _TEXTURED]
+
+
+def _best_match(table: np.ndarray, square: np.ndarray, x: int, y: int, reach: int) -> float:
+    """Highest correlation of ``square`` with ``table`` within ``reach`` px of (x, y)."""
+    window = table[max(y - reach, 0):y + _TILE + reach, max(x - reach, 0):x + _TILE + reach]
+    return float(cv2.matchTemplate(window, square, cv2.TM_CCOEFF_NORMED).max())
 
 
 def _size(shape) -> str:

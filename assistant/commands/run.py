@@ -104,6 +104,7 @@ class Devices:
         self._session: Session | None = None
         self._reading_dice = threading.Event()  # the camera thread has read a frame for dice
         self._learn_table = threading.Event()   # asked from the screen, done by the camera thread
+        self._table_moved = False  # the camera's view no longer fits the learnt empty table (said once)
 
     def every(self) -> list[tuple[float, Callable[[], Any]]]:
         """Pings from the UI loop, so a frozen screen is what makes systemd restart the app."""
@@ -199,6 +200,8 @@ class Devices:
                     empty = []
                 continue
             reading = stable.update(frame.image)
+            if reading is not None and reader.background is not None:  # a scene settled: still the learnt table?
+                self._check_table(reader.background, frame.image, app)
             state = session.view.state  # an immutable snapshot: safe to read from this thread
             if reading and state is not None and state.is_chance_node():
                 candidates = rank_dice(state, [die.faces for die in reading])
@@ -229,7 +232,18 @@ class Devices:
             log.warning("empty table: %s", exc)
             return tr("The empty table could not be learnt ({reason}).", reason=str(exc))
         reader.background = background
+        self._table_moved = False
         return tr("Empty table learnt: its markers and print are not read as dice.")
+
+    def _check_table(self, background, image, app) -> None:
+        """On the camera thread: say once that the camera or the mat has moved since the empty
+        table was learnt (its print would be read as dice again), until it fits again."""
+        moved = background.fit(image).stale
+        if moved and not self._table_moved:
+            log.warning("the camera's view no longer fits the learnt empty table")
+            app.post_notice(tr("The camera or the mat has moved since the empty table was learnt: "
+                               "clear the table and touch Empty table."))
+        self._table_moved = moved
 
     def _feedback(self, view: ViewState) -> None:
         """Lights, buzzer and panel follow the game: turn changes, refused moves, scores."""

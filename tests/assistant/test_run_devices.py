@@ -85,3 +85,52 @@ def test_the_screen_asks_the_camera_to_learn_the_empty_table(tmp_path, monkeypat
     assert [str(n) for n in app.notices] == ["Empty table learnt: its markers and print are not read as dice."]
     learnt = TableBackground.load(tmp_path / "state" / "dice-background.png").grey
     assert np.array_equal(learnt, cv2.cvtColor(table, cv2.COLOR_BGR2GRAY))
+
+
+def test_the_kiosk_says_once_when_the_camera_no_longer_sees_the_learnt_table(tmp_path, monkeypatch):
+    import time
+
+    import cv2
+    import numpy as np
+
+    from vision.dice_background import TableBackground
+
+    rng = np.random.default_rng(3)
+    table = cv2.resize(rng.integers(0, 255, (45, 80, 3), np.uint8), (640, 360), interpolation=cv2.INTER_NEAREST)
+    moved = np.roll(table, (24, 40), axis=(0, 1))
+    state = tmp_path / "state"
+    TableBackground.from_frames([table]).save(state / "dice-background.png")
+    checks = []
+    check = Devices._check_table
+
+    def spied_check(self, *args):
+        check(self, *args)
+        checks.append(self._table_moved)
+
+    monkeypatch.setattr(Devices, "_check_table", spied_check)
+    # two still scenes each time (a hand passes between them)
+    recordings = {"in place": [table] * 10 + [moved] + [table] * 10,
+                  "moved": [moved] * 10 + [table[::-1]] + [moved] * 10}
+    notices = {}
+    for what, frames in recordings.items():
+        recording = tmp_path / what
+        recording.mkdir()
+        for number, frame in enumerate(frames):
+            cv2.imwrite(str(recording / f"{number:02d}.png"), frame)
+        checks.clear()
+        session = Session(Store(IN_MEMORY))
+        devices = devices_with(tmp_path, monkeypatch, **{
+            "camera.source": "images", "camera.path": str(recording), "camera.fps": "200",
+            "app.state_dir": str(state)})
+        app = FakeApp()
+        devices.start(session, app)
+        try:
+            deadline = time.monotonic() + 60
+            while len(checks) < 2 and time.monotonic() < deadline:
+                time.sleep(0.05)
+        finally:
+            devices.close()
+        assert checks == [what == "moved"] * 2, (what, checks)
+        notices[what] = [str(n) for n in app.notices]
+    assert notices == {"in place": [], "moved": [
+        "The camera or the mat has moved since the empty table was learnt: clear the table and touch Empty table."]}

@@ -228,6 +228,30 @@ def mat_photo(layout: MatLayout, seed: int, photo: Photo = Photo(),
     return _photograph(mat, s, layout.size, photo, np.random.default_rng(seed))
 
 
+def mat_mask(layout: MatLayout, mm_to_px: np.ndarray, shape) -> np.ndarray:
+    """Where the mat lies in a frame of ``shape`` (255 inside), from ``mat_photo``'s homography."""
+    w, h = layout.size
+    corners = cv2.perspectiveTransform(np.float64([[[0, 0]], [[w, 0]], [[w, h]], [[0, h]]]), mm_to_px)
+    mask = np.zeros(shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, corners.reshape(-1, 2).astype(np.int32), 255)
+    return mask
+
+
+def moved_view(frame: np.ndarray, dx: float, dy: float, degrees: float = 0.0,
+               only: np.ndarray | None = None) -> np.ndarray:
+    """``frame`` as a camera moved (dx, dy) px and turned ``degrees`` about the frame's middle
+    would see it; with ``only`` (a mask such as ``mat_mask``), only that part moves: a mat pushed
+    on a table that stays."""
+    h, w = frame.shape[:2]
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
+    m[:, 2] += (dx, dy)
+    out = cv2.warpAffine(frame, m, (w, h), borderMode=cv2.BORDER_REFLECT)
+    if only is None:
+        return out
+    inside = cv2.warpAffine(only, m, (w, h))[..., None] / 255.0
+    return (out * inside + frame * (1 - inside)).astype(np.uint8)
+
+
 def enrolment_tables(layout: MatLayout, seed: int, photo: Photo = Photo()) -> list[SynthScene]:
     """The photos a club would take to enrol a Hilo deck on a two-player mat: two tables of face-up
     cards showing every value in at least two colours and every colour at least three times, and
