@@ -306,15 +306,15 @@ def _card_frame(reading: CardReading) -> tuple[np.ndarray, np.ndarray, np.ndarra
 def _opposite_indices(a: CardReading, b: CardReading) -> bool:
     """Whether cards read by one corner each are one card seen at both its index corners: they
     face opposite ways (within about 18 degrees), and the corners are a card's diagonal apart
-    (the card they span has the cards' proportions, within 10 %, and about the guessed width,
-    which is itself a guess)."""
+    (the card they span has the cards' proportions, within 15 % - a photo taken at a slant
+    changes them -, and about the guessed width, which is itself a guess)."""
     _, ra, da, wa = _card_frame(a)
     _, rb, db, _ = _card_frame(b)
     if (np.dot(ra, rb) + np.dot(da, db)) / 2 > -0.95:
         return False
     width, height = _spanned(a, b)
     aspect = np.linalg.norm(a.corners[3] - a.corners[0]) / wa
-    return bool(0.8 * wa <= width <= 1.6 * wa and abs(height / (width * aspect) - 1) <= 0.1)
+    return bool(0.8 * wa <= width <= 1.6 * wa and abs(height / (width * aspect) - 1) <= 0.15)
 
 
 def _spanned(a: CardReading, b: CardReading) -> tuple[float, float]:
