@@ -197,14 +197,14 @@ class CardReader:
         typical size of the cards read whole, or else the one of a few that reads best."""
         typical = float(np.median([np.linalg.norm(r.corners[1] - r.corners[0]) for r in whole])) if whole else 0.0
         polygons = [r.corners.reshape(-1, 1, 2).astype(np.float32) for r in whole]
-        # A corner of a card already read, even one its outline misses by a little, is no other
-        # card; nor is one on the frame's border (where anything bright that the frame cuts
-        # makes a right angle, and a card's index would be cut off).
+        # A corner of a card already read is no other card (_another_card); nor is one on the
+        # frame's border (where anything bright that the frame cuts makes a right angle, and a
+        # card's index would be cut off).
         h, w = frame.shape[:2]
         margin = 0.01 * max(h, w)
         corners = [c for c in find_corners(frame, self.params.detect)
                    if margin <= c.point[0] <= w - 1 - margin and margin <= c.point[1] <= h - 1 - margin
-                   and all(cv2.pointPolygonTest(p, c.point, True) < -0.1 * typical for p in polygons)]
+                   and all(_another_card(p, c.point, typical) for p in polygons)]
         if not corners:
             return []
         widths = [typical * 0.85, typical, typical * 1.18] if whole else \
@@ -277,6 +277,18 @@ class CardReader:
         if colour_p is not None:
             colours = {c: float(v) for c, v in zip(self.model.colours.classes, colour_p)}
         return CardReading(corners.astype(np.float32), min(face_down, 1.0), colours, values, float(certainty))
+
+
+def _another_card(outline: np.ndarray, point, typical: float) -> bool:
+    """Whether a corner at ``point`` may be another card's than the one read whole in ``outline``
+    (n x 1 x 2), ``typical`` px wide: a corner of that card, even one its outline misses by a
+    little (a tenth of the width), is not. But just outside its outline's side, away from its
+    corners (a fifth of the width), is where another card goes under it."""
+    outside = -cv2.pointPolygonTest(outline, point, True)
+    if outside > 0.1 * typical:
+        return True
+    nearest = float(np.min(np.linalg.norm(outline.reshape(-1, 2) - np.asarray(point), axis=1)))
+    return outside > 0 and nearest > 0.2 * typical
 
 
 def mix_widths(readings: np.ndarray, no_index: int) -> tuple[np.ndarray, np.ndarray]:

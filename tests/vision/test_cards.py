@@ -13,8 +13,8 @@ from vision.card_model import CardModel, EnrolmentError, Linear
 from vision.card_corners import Corner, card_corners, find_corners, index_patches, nudged
 from vision.card_features import portrait, rectify
 import vision.cards
-from vision.cards import (WIDTH_SOFTNESS, CardReader, CardReading, ReaderParams, _one_card, _opposite_indices,
-                          _read_by_both_indices, enrol, mix_widths)
+from vision.cards import (WIDTH_SOFTNESS, CardReader, CardReading, ReaderParams, _another_card, _one_card,
+                          _opposite_indices, _read_by_both_indices, enrol, mix_widths)
 from vision.evaluate import Box, Found, match
 from vision.mat import MatLocator
 from vision.synth.cards import (CARD_MM, HILO_COLOURS, HILO_DECK, HILO_VALUES, enrolment_tables, hilo_table,
@@ -272,6 +272,15 @@ def test_fanned_cards_of_one_value_are_two_cards_but_a_card_read_at_both_indices
     other_index = by_corner((230, 220), (-1, 0), (0, -1))            # the card's opposite corner, size misjudged
     assert _one_card(first, other_index)
     assert not _one_card(first, by_corner((230, 220), (-1, 0), (0, -1), value="8"))
+
+
+def test_a_corner_beside_a_card_read_whole_is_another_card_only_away_from_its_corners():
+    outline = np.float32([[100, 100], [200, 100], [200, 250], [100, 250]]).reshape(-1, 1, 2)  # 100 px wide
+    assert _another_card(outline, (150, 85), 100)        # well outside
+    assert _another_card(outline, (150, 96), 100)        # just above its upper side, half a width from its corners
+    assert not _another_card(outline, (103, 96), 100)    # its own corner, which the outline misses by a little
+    assert not _another_card(outline, (150, 120), 100)   # inside: a pip, the picture's frame
+    assert not _another_card(outline, (205, 245), 100)   # beside its lower corner
 
 
 def test_an_index_read_at_several_guessed_widths_is_read_by_those_that_show_it_well():

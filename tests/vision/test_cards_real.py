@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from vision.cards import CardReader, enrol, labelled_photos
-from vision.evaluate import evaluate, Found, read_labels
+from vision.evaluate import Found, evaluate, load_image, match, read_labels
 
 DATASET = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "cards-playing"
 
@@ -64,3 +64,12 @@ def test_a_card_found_by_its_closed_outline_alone(reader):
     result = evaluate(DATASET, lambda image: [Found(*r.anchor, r.label) for r in reader.read(image)],
                       images=["cam_image47.jpg"])
     assert result["objects"] == 4 and result["detected"] == 4 and result["false_positives"] == 0
+
+
+def test_a_card_under_another_is_read_by_the_index_beside_that_cards_edge(reader):
+    # The ten at the top, cut off by the photo's edge, shows only its lower index, whose corner
+    # touches the jack's upper edge (a twentieth of a card's width outside the jack's outline).
+    readings = reader.read(load_image(DATASET, "IMG_2609.JPG"))
+    pairs, extra = match([Found(*r.anchor, r.label) for r in readings], read_labels(DATASET)["IMG_2609.JPG"])
+    assert sorted(f.label for _, f in pairs) == ["ace", "jack", "king", "ten"] and extra == 0
+    assert all(box.label == found.label for box, found in pairs)
