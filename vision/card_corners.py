@@ -81,11 +81,15 @@ def index_features(patches: np.ndarray) -> np.ndarray:
     return _unit(_hog(ink.reshape(n, h * 2, w * 2).astype(np.float32)))
 
 
+# A corner's shorter edge may be this much of ``min_side`` (see _mask_corners).
+_SHORTER_EDGE = 0.9
+
+
 def find_corners(frame: np.ndarray, params: DetectParams, min_side: float = 0.035,
                  levels: tuple[int, ...] = (120, 160, 200)) -> list[Corner]:
-    """Right-angled convex corners of bright regions, each edge at least ``min_side`` of the
-    frame's larger side long; bright regions are also cut along image edges so that
-    overlapping cards come apart."""
+    """Right-angled convex corners of bright regions, one edge at least ``min_side`` of the
+    frame's larger side long, the other at least _SHORTER_EDGE of that; bright regions are also
+    cut along image edges so that overlapping cards come apart."""
     h, w = frame.shape[:2]
     scale = min(1.0, params.detect_width / max(h, w))
     small = cv2.resize(frame, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA) \
@@ -120,24 +124,38 @@ def _mask_corners(mask: np.ndarray, shortest: float) -> list[Corner]:
             continue
         turning = 1.0 if cv2.contourArea(poly, oriented=True) > 0 else -1.0
         runs = _straight_runs(pts, 0.25)
-        # A card's rounded corner (or a nick in its rim) leaves short runs between its edges:
-        # two long runs count as meeting when only short runs, shorter together than a third of
-        # the shorter edge, lie between them.
-        long_runs = [k for k, (_, (dx, dy)) in enumerate(runs) if math.hypot(dx, dy) >= shortest]
-        for k, following in zip(long_runs, long_runs[1:] + long_runs[:1]):
-            (ax, ay), (dx, dy) = runs[k]
-            (bx, by), (ex, ey) = runs[following]
-            la, lb = math.hypot(dx, dy), math.hypot(ex, ey)
-            between = range(k + 1, following if following > k else following + len(runs))
-            if sum(math.hypot(*runs[j % len(runs)][1]) for j in between) > min(la, lb) / 3:
-                continue
-            angle = math.degrees(math.atan2(dx * ey - dy * ex, dx * ex + dy * ey))
-            # A convex turn of the region's outline (the sign follows the outline's direction).
-            if not 65 <= abs(angle) <= 115 or (angle > 0) != (turning > 0):
-                continue
-            t = ((bx - ax) * ey - (by - ay) * ex) / (dx * ey - dy * ex)
-            px, py = ax + t * dx, ay + t * dy
-            out.append(corner_of((px, py), (px - dx, py - dy), (px + ex, py + ey)))
+        out += _run_corners(runs, shortest, shortest, turning)
+        # Beside a card's index the rim is narrow: the index, or a card lying over it, may cut
+        # one edge short there (_SHORTER_EDGE). Such shorter runs are looked at apart, as they
+        # would cut a rounded corner's edges apart.
+        out += _run_corners(runs, shortest, _SHORTER_EDGE * shortest, turning)
+    return out
+
+
+def _run_corners(runs, longer: float, shorter: float, turning: float) -> list[Corner]:
+    """Corners where two straight runs of an outline, one at least ``longer`` and the other at
+    least ``shorter`` px long, meet at about a right angle, turning as the outline does (convex).
+    A card's rounded corner (or a nick in its rim) leaves short runs between its edges: two long
+    runs count as meeting when only shorter runs, shorter together than a third of the shorter
+    edge, lie between them."""
+    out: list[Corner] = []
+    long_runs = [k for k, (_, (dx, dy)) in enumerate(runs) if math.hypot(dx, dy) >= shorter]
+    for k, following in zip(long_runs, long_runs[1:] + long_runs[:1]):
+        (ax, ay), (dx, dy) = runs[k]
+        (bx, by), (ex, ey) = runs[following]
+        la, lb = math.hypot(dx, dy), math.hypot(ex, ey)
+        if max(la, lb) < longer:
+            continue
+        between = range(k + 1, following if following > k else following + len(runs))
+        if sum(math.hypot(*runs[j % len(runs)][1]) for j in between) > min(la, lb) / 3:
+            continue
+        angle = math.degrees(math.atan2(dx * ey - dy * ex, dx * ex + dy * ey))
+        # A convex turn of the region's outline (the sign follows the outline's direction).
+        if not 65 <= abs(angle) <= 115 or (angle > 0) != (turning > 0):
+            continue
+        t = ((bx - ax) * ey - (by - ay) * ex) / (dx * ey - dy * ex)
+        px, py = ax + t * dx, ay + t * dy
+        out.append(corner_of((px, py), (px - dx, py - dy), (px + ex, py + ey)))
     return out
 
 

@@ -247,6 +247,16 @@ def test_a_card_corner_is_found_across_its_rounding():
         assert any(abs(c.point[0] - x) < 4 and abs(c.point[1] - y) < 4 for c in corners), (x, y)
 
 
+@pytest.mark.parametrize("shown, found", [(14, True), (12, False)])
+def test_a_corner_whose_edge_the_index_cuts_short_is_found_if_not_too_short(shown, found):
+    """In a 400-px frame an edge must be 14 px long, the shorter one 0.9 of that: 13 px shows, 11 not."""
+    frame = np.full((400, 400, 3), 40, np.uint8)
+    cv2.rectangle(frame, (100, 80), (260, 320), (235, 235, 235), -1)
+    cv2.rectangle(frame, (100, 80 + shown), (125, 130), (20, 20, 20), -1)  # dark ink reaching the left edge
+    corners = find_corners(frame, ReaderParams().detect)
+    assert any(abs(c.point[0] - 100) < 3 and abs(c.point[1] - 80) < 3 for c in corners) == found
+
+
 def test_a_logistic_classifier_weighs_classes_equally_and_gives_probabilities():
     rng = np.random.default_rng(0)
     centres = rng.normal(0, 1, (3, 8))
