@@ -121,7 +121,7 @@ def run_background(args, settings) -> int:
     elif args.frames < 1:
         raise UsageError(f"--frames must be at least 1, got {args.frames}")
     else:
-        frames = _camera_frames(settings.section("camera"), args.frames)
+        frames = camera_frames(settings.section("camera"), args.frames)
     background = TableBackground.from_frames(frames)
     background.save(path)
     height, width = background.grey.shape
@@ -130,7 +130,7 @@ def run_background(args, settings) -> int:
     return 0
 
 
-def _camera_frames(config, count: int) -> list:
+def camera_frames(config, count: int) -> list:
     """``count`` frames from the configured camera (CaptureError naming every source tried)."""
     from assistant.cli import UsageError
     from vision.capture import CaptureError, as_bgr, camera_from_config

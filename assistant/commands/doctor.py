@@ -47,6 +47,7 @@ class Probes:
     realpath: Callable[[str], str]
     can_use: Callable[[str], bool]  # may this process read and write the device?
     open_camera: Callable[[Mapping[str, Any]], str]  # describes the first frame; CaptureError
+    camera_frame: Callable[[Mapping[str, Any]], Any]  # a frame once exposure settles (BGR); CaptureError
     load_gpio: Callable[[], str]  # the pin library's name; raises when there is none
     panel_hello: Callable[[str, int], str]  # the panel's answer to HELLO; OSError
 
@@ -64,6 +65,7 @@ class Probes:
             realpath=os.path.realpath,
             can_use=lambda path: os.access(path, os.R_OK | os.W_OK),
             open_camera=_open_camera,
+            camera_frame=_camera_frame,
             load_gpio=_load_gpio,
             panel_hello=_panel_hello,
         )
@@ -92,6 +94,12 @@ def _open_camera(config: Mapping[str, Any]) -> str:
         return f"{source.name} gives {image.shape[1]}x{image.shape[0]} frames"
     finally:
         camera.close()
+
+
+def _camera_frame(config: Mapping[str, Any]):
+    from assistant.commands.calibrate_dice import camera_frames
+
+    return camera_frames(config, 1)[0]
 
 
 def _load_gpio() -> str:
@@ -233,9 +241,11 @@ def check_display(probes: Probes) -> list[Finding]:
     return findings or [Finding(OK, "display", f"screen {cards[0]} and {len(inputs)} input device(s)")]
 
 
-def check_empty_table(settings) -> list[Finding]:
-    """Whether the dice reader knows the empty table (see `calibrate dice-background`)."""
+def check_empty_table(settings, probes: Probes) -> list[Finding]:
+    """Whether the dice reader knows the empty table (see `calibrate dice-background`), and
+    whether the camera still sees it where it was learnt."""
     from assistant.commands.calibrate_dice import empty_table_path
+    from vision.capture import CaptureError
     from vision.dice_background import BackgroundError, TableBackground
 
     path = empty_table_path(settings)
@@ -246,17 +256,27 @@ def check_empty_table(settings) -> list[Finding]:
         return [Finding(WARN, "table", "the empty table is not learnt: the mat's markers and lettering "
                         "may be read as dice", fix)]
     try:
-        height, width = TableBackground.load(path).grey.shape
+        background = TableBackground.load(path)
     except BackgroundError as exc:
         return [Finding(FAIL, "table", str(exc), fix)]
-    return [Finding(OK, "table", f"the empty table is learnt ({width}x{height} frames, {path}); "
-                    "learn it again when the camera or the mat moves")]
+    height, width = background.grey.shape
+    learnt = f"the empty table is learnt ({width}x{height} frames, {path})"
+    try:
+        fit = background.fit(probes.camera_frame(settings.section("camera")))
+    except (CaptureError, ValueError):  # said by the camera check
+        return [Finding(OK, "table", f"{learnt}; no camera frame to compare it with")]
+    if fit.other_size:
+        return [Finding(WARN, "table", f"{learnt}, but the camera now gives frames of another size", fix)]
+    if fit.stale:
+        return [Finding(WARN, "table", f"{learnt}, but the camera or the mat has moved since ({fit.moved} "
+                        f"places seen moved, {fit.in_place} in place): the mat's print may be read as dice", fix)]
+    return [Finding(OK, "table", f"{learnt}; the camera still sees it in place ({fit.in_place} places)")]
 
 
 def diagnose(settings, probes: Probes) -> list[Finding]:
     return [
         *check_camera(probes, settings.section("camera")),
-        *check_empty_table(settings),
+        *check_empty_table(settings, probes),
         *check_gpio(probes, settings.section("gpio")),
         *check_serial(probes, settings.section("serial")),
         *check_display(probes),

@@ -3,6 +3,7 @@ import dataclasses
 import threading
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from assistant import settings as settings_mod
@@ -17,8 +18,6 @@ BY_ID = "/dev/serial/by-id/usb-Club_Table_Panel_0001-if00"
 @pytest.fixture(autouse=True)
 def learnt_table(tmp_path, monkeypatch):
     """The kiosk's state directory, where the empty table has been learnt."""
-    import numpy as np
-
     from vision.dice_background import TableBackground
     TableBackground(np.zeros((720, 1280), np.uint8)).save(tmp_path / "state" / "dice-background.png")
     monkeypatch.setattr(f"{__name__}.STATE", str(tmp_path / "state"))
@@ -49,6 +48,7 @@ def healthy(**changes) -> doctor.Probes:
         realpath=lambda path: "/dev/ttyACM0" if path in {BY_ID, "/dev/ttyACM0"} else path,
         can_use=lambda path: True,
         open_camera=lambda config: "V4L2 camera /dev/video0 gives 1280x720 frames",
+        camera_frame=lambda config: np.zeros((720, 1280, 3), np.uint8),
         load_gpio=lambda: "LGPIOFactory",
         panel_hello=lambda port, baud: "big-panel 2.0.1 (protocol 1)",
     )
@@ -216,3 +216,39 @@ def test_the_empty_table_not_learnt_or_unreadable_is_said_with_the_command(tmp_p
     assert finding.level == doctor.FAIL and "dice-background.png: not an image" in finding.message
     assert only("table", healthy()).message.startswith("the empty table is learnt (1280x720 frames")
     assert findings("table", healthy(), **{"camera.source": "none"}) == []
+
+
+def test_a_camera_or_mat_moved_since_the_empty_table_was_learnt_is_said_with_the_command(tmp_path):
+    import cv2
+
+    from vision.dice_background import TableBackground
+
+    rng = np.random.default_rng(5)
+    table = cv2.resize(rng.integers(0, 255, (45, 80, 3), np.uint8), (1280, 720), interpolation=cv2.INTER_NEAREST)
+    TableBackground.from_frames([table]).save(tmp_path / "dice-background.png")
+
+    def seen(frame):
+        return only("table", healthy(camera_frame=lambda config: frame), **{"app.state_dir": tmp_path})
+
+    assert seen(table).level == doctor.OK and "still sees it in place" in seen(table).message
+    moved = seen(np.roll(table, (40, 64), axis=(0, 1)))
+    assert moved.level == doctor.WARN and "has moved since" in moved.message
+    assert moved.fix.endswith("table-assistant calibrate dice-background")
+    resized = seen(cv2.resize(table, (640, 360)))
+    assert resized.level == doctor.WARN and "frames of another size" in resized.message
+
+    def unplugged(config):
+        raise CaptureError([Attempt("V4L2 camera /dev/video0", "not found", "plug it in")])
+
+    finding = only("table", healthy(camera_frame=unplugged), **{"app.state_dir": tmp_path})
+    assert finding.level == doctor.OK and "no camera frame" in finding.message
+
+
+def test_the_table_is_compared_with_a_frame_from_the_configured_camera(tmp_path):
+    import cv2
+
+    (tmp_path / "recording").mkdir()
+    cv2.imwrite(str(tmp_path / "recording" / "table.png"), np.full((90, 160, 3), 77, np.uint8))
+    frame = doctor._camera_frame(settings(**{"camera.source": "images", "camera.path": tmp_path / "recording"})
+                                 .section("camera"))
+    assert frame.shape == (90, 160, 3) and frame[0, 0, 0] == 77
