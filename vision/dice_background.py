@@ -6,8 +6,8 @@ dice-background``): their median, in grey levels, so a hand passing through one 
 count. A die is dropped when the frame around it still looks as the empty table did there.
 Looks are compared by normalised correlation, which ignores a change of light, each die's
 square searched up to half a side around its place in the empty table, which forgives a camera
-or a mat moved by a few pixels. A real die hides what lies under it, even on a printed marker, and correlates far
-less.
+or a mat moved by a few pixels. A real die hides what lies under it, even on a printed marker,
+and correlates far less.
 
 A table learnt before the camera or the mat moved farther no longer does that: ``fit`` tells,
 from how many of its textured places a frame still shows where they were, and how many moved
@@ -128,10 +128,10 @@ class TableBackground:
         x0, y0 = max(round(x) - half, 0), max(round(y) - half, 0)
         x1, y1 = min(round(x) + half, w), min(round(y) + half, h)
         square = grey[y0:y1, x0:x1]
-        window = self.grey[max(y0 - reach, 0):y1 + reach, max(x0 - reach, 0):x1 + reach]
+        window = _around(self.grey, square, x0, y0, reach)
         if min(square.shape) < 4 or square.std() < _FLAT or window.std() < _FLAT:
             return 0.0
-        return float(cv2.matchTemplate(window, square, cv2.TM_CCOEFF_NORMED).max())
+        return _best_match(window, square)
 
     def fit(self, frame: np.ndarray) -> TableFit:
         """How ``frame`` (BGR or grey) still shows the empty table, see TableFit."""
@@ -143,10 +143,10 @@ class TableBackground:
             square = small[y:y + _TILE, x:x + _TILE]
             if square.std() < _FLAT:  # covered by something plain (it would correlate with anything)
                 continue
-            here = _best_match(self._small, square, x, y, _IN_PLACE)
+            here = _best_match(_around(self._small, square, x, y, _IN_PLACE), square)
             if here >= _MATCH:
                 in_place += 1
-            elif here < _UNLIKE and _best_match(self._small, square, x, y, _MOVED) >= _MATCH:
+            elif here < _UNLIKE and _best_match(_around(self._small, square, x, y, _MOVED), square) >= _MATCH:
                 moved += 1
         return TableFit(in_place, moved)
 
@@ -163,9 +163,15 @@ def _textured_places(small: np.ndarray) -> list[tuple[int, int]]:
             if small[y:y + _TILE, x:x + _TILE].std() >= _TEXTURED]
 
 
-def _best_match(table: np.ndarray, square: np.ndarray, x: int, y: int, reach: int) -> float:
-    """Highest correlation of ``square`` with ``table`` within ``reach`` px of (x, y)."""
-    window = table[max(y - reach, 0):y + _TILE + reach, max(x - reach, 0):x + _TILE + reach]
+def _around(table: np.ndarray, square: np.ndarray, x: int, y: int, reach: int) -> np.ndarray:
+    """The part of ``table`` where ``square``, whose top-left corner is (x, y), is searched:
+    ``reach`` px around it."""
+    h, w = square.shape
+    return table[max(y - reach, 0):y + h + reach, max(x - reach, 0):x + w + reach]
+
+
+def _best_match(window: np.ndarray, square: np.ndarray) -> float:
+    """Highest correlation of ``square`` anywhere in ``window``."""
     return float(cv2.matchTemplate(window, square, cv2.TM_CCOEFF_NORMED).max())
 
 
