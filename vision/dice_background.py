@@ -80,7 +80,7 @@ class TableBackground:
         shape = frames[0].shape[:2]
         for number, frame in enumerate(frames, start=1):
             if frame.shape[:2] != shape:
-                raise BackgroundError(f"frame {number} is {_size(frame.shape)}, the first is {_size(shape)}: "
+                raise BackgroundError(f"frame {number} is {frame_size(frame.shape)}, the first is {frame_size(shape)}: "
                                       "take every frame with the same camera setting")
         greys = [f if f.ndim == 2 else cv2.cvtColor(f, cv2.COLOR_BGR2GRAY) for f in frames]
         return cls(np.median(np.stack(greys), axis=0).astype(np.uint8))
@@ -115,7 +115,7 @@ class TableBackground:
                 self._warned = frame.shape[:2]
                 log.warning("the empty table was learnt at %s but frames are %s: it is not used; "
                             "run `table-assistant calibrate dice-background` again",
-                            _size(self.grey.shape), _size(frame.shape))
+                            frame_size(self.grey.shape), frame_size(frame.shape))
             return list(readings)
         grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
         return [r for r in readings if self.likeness(grey, r.x, r.y, max(r.box[1])) < SAME]
@@ -175,5 +175,6 @@ def _best_match(window: np.ndarray, square: np.ndarray) -> float:
     return float(cv2.matchTemplate(window, square, cv2.TM_CCOEFF_NORMED).max())
 
 
-def _size(shape) -> str:
+def frame_size(shape) -> str:
+    """An image shape as "640x480" (width x height)."""
     return f"{shape[1]}x{shape[0]}"

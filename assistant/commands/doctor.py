@@ -246,7 +246,7 @@ def check_empty_table(settings, probes: Probes) -> list[Finding]:
     whether the camera still sees it where it was learnt."""
     from assistant.commands.calibrate_dice import empty_table_path
     from vision.capture import CaptureError
-    from vision.dice_background import BackgroundError, TableBackground
+    from vision.dice_background import BackgroundError, TableBackground, frame_size
 
     path = empty_table_path(settings)
     if settings["camera.source"] == "none" or path is None:
@@ -259,14 +259,14 @@ def check_empty_table(settings, probes: Probes) -> list[Finding]:
         background = TableBackground.load(path)
     except BackgroundError as exc:
         return [Finding(FAIL, "table", str(exc), fix)]
-    height, width = background.grey.shape
-    learnt = f"the empty table is learnt ({width}x{height} frames, {path})"
+    learnt = f"the empty table is learnt ({frame_size(background.grey.shape)} frames, {path})"
     try:
-        fit = background.fit(probes.camera_frame(settings.section("camera")))
+        frame = probes.camera_frame(settings.section("camera"))
+        fit = background.fit(frame)
     except (CaptureError, ValueError):  # said by the camera check
         return [Finding(OK, "table", f"{learnt}; no camera frame to compare it with")]
     if fit.other_size:
-        return [Finding(WARN, "table", f"{learnt}, but the camera now gives frames of another size", fix)]
+        return [Finding(WARN, "table", f"{learnt}, but the camera now gives {frame_size(frame.shape)} frames", fix)]
     if fit.stale:
         return [Finding(WARN, "table", f"{learnt}, but the camera or the mat has moved since ({fit.moved} "
                         f"places seen moved, {fit.in_place} in place): the mat's print may be read as dice", fix)]

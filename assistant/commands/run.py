@@ -236,14 +236,23 @@ class Devices:
         return tr("Empty table learnt: its markers and print are not read as dice.")
 
     def _check_table(self, background, image, app) -> None:
-        """On the camera thread: say once that the camera or the mat has moved since the empty
-        table was learnt (its print would be read as dice again), until it fits again."""
-        moved = background.fit(image).stale
-        if moved and not self._table_moved:
-            log.warning("the camera's view no longer fits the learnt empty table")
-            app.post_notice(tr("The camera or the mat has moved since the empty table was learnt: "
-                               "clear the table and touch Empty table."))
-        self._table_moved = moved
+        """On the camera thread: say once that the camera's view no longer fits the learnt empty
+        table (its print would be read as dice again): the camera or the mat has moved, or the
+        camera gives frames of another size. Said again only after the view has fitted."""
+        from vision.dice_background import frame_size
+
+        fit = background.fit(image)
+        if fit.stale and not self._table_moved:
+            if fit.other_size:
+                now, learnt = frame_size(image.shape), frame_size(background.grey.shape)
+                log.warning("the camera gives %s frames, the empty table was learnt at %s", now, learnt)
+                app.post_notice(tr("The camera now gives {now} frames, but the empty table was learnt at "
+                                   "{learnt}: clear the table and touch Empty table.", now=now, learnt=learnt))
+            else:
+                log.warning("the camera's view no longer fits the learnt empty table")
+                app.post_notice(tr("The camera or the mat has moved since the empty table was learnt: "
+                                   "clear the table and touch Empty table."))
+        self._table_moved = fit.stale
 
     def _feedback(self, view: ViewState) -> None:
         """Lights, buzzer and panel follow the game: turn changes, refused moves, scores."""

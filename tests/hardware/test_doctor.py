@@ -235,7 +235,7 @@ def test_a_camera_or_mat_moved_since_the_empty_table_was_learnt_is_said_with_the
     assert moved.level == doctor.WARN and "has moved since" in moved.message
     assert moved.fix.endswith("table-assistant calibrate dice-background")
     resized = seen(cv2.resize(table, (640, 360)))
-    assert resized.level == doctor.WARN and "frames of another size" in resized.message
+    assert resized.level == doctor.WARN and resized.message.endswith("but the camera now gives 640x360 frames")
 
     def unplugged(config):
         raise CaptureError([Attempt("V4L2 camera /dev/video0", "not found", "plug it in")])
