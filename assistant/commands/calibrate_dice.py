@@ -28,7 +28,7 @@ import cv2
 
 from assistant.settings import state_dir
 from vision.dice import DiceReader
-from vision.dice_background import TableBackground
+from vision.dice_background import TableBackground, frame_size
 
 
 _SETTLING_FRAMES = 15  # frames of a live camera left out while its exposure settles (half a second)
@@ -124,9 +124,8 @@ def run_background(args, settings) -> int:
         frames = camera_frames(settings.section("camera"), args.frames)
     background = TableBackground.from_frames(frames)
     background.save(path)
-    height, width = background.grey.shape
     frames_taken = f"{len(frames)} frame" + ("s" if len(frames) > 1 else "")
-    print(f"learned the empty table from {frames_taken} of {width}x{height}; saved to {path}")
+    print(f"learned the empty table from {frames_taken} of {frame_size(background.grey.shape)}; saved to {path}")
     return 0
 
 

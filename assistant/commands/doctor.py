@@ -83,6 +83,7 @@ def _group_names(gids) -> set[str]:
 
 def _open_camera(config: Mapping[str, Any]) -> str:
     from vision import capture
+    from vision.dice_background import frame_size
 
     camera = capture.camera_from_config(config)
     try:
@@ -91,7 +92,7 @@ def _open_camera(config: Mapping[str, Any]) -> str:
         if image is None:
             raise capture.CaptureError.one(source.name, "holds no frame", "choose another recording")
         image = capture.as_bgr(image, source.name)
-        return f"{source.name} gives {image.shape[1]}x{image.shape[0]} frames"
+        return f"{source.name} gives {frame_size(image.shape)} frames"
     finally:
         camera.close()
 
