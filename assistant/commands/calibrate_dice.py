@@ -121,7 +121,7 @@ def run_background(args, settings) -> int:
     elif args.frames < 1:
         raise UsageError(f"--frames must be at least 1, got {args.frames}")
     else:
-        frames = camera_frames(settings.section("camera"), args.frames)
+        _, frames = camera_frames(settings.section("camera"), args.frames)
     background = TableBackground.from_frames(frames)
     background.save(path)
     frames_taken = f"{len(frames)} frame" + ("s" if len(frames) > 1 else "")
@@ -129,8 +129,9 @@ def run_background(args, settings) -> int:
     return 0
 
 
-def camera_frames(config, count: int) -> list:
-    """``count`` frames from the configured camera (CaptureError naming every source tried)."""
+def camera_frames(config, count: int) -> tuple[str, list]:
+    """The configured camera's name and ``count`` frames from it (CaptureError naming every
+    source tried)."""
     from assistant.cli import UsageError
     from vision.capture import CaptureError, as_bgr, camera_from_config
 
@@ -146,6 +147,6 @@ def camera_frames(config, count: int) -> list:
             if image is None:
                 raise CaptureError.one(source.name, f"ended after {len(frames)} frames", "give fewer --frames")
             frames.append(as_bgr(image, source.name))
-        return frames[-count:]
+        return source.name, frames[-count:]
     finally:
         camera.close()

@@ -46,8 +46,9 @@ class Probes:
     exists: Callable[[str], bool]
     realpath: Callable[[str], str]
     can_use: Callable[[str], bool]  # may this process read and write the device?
-    open_camera: Callable[[Mapping[str, Any]], str]  # describes the first frame; CaptureError
-    camera_frame: Callable[[Mapping[str, Any]], Any]  # a frame once exposure settles (BGR); CaptureError
+    # the camera's name and a frame once its exposure settles (BGR); CaptureError, or ValueError
+    # for camera settings that cannot work
+    camera_frame: Callable[[Mapping[str, Any]], tuple[str, Any]]
     load_gpio: Callable[[], str]  # the pin library's name; raises when there is none
     panel_hello: Callable[[str, int], str]  # the panel's answer to HELLO; OSError
 
@@ -64,7 +65,6 @@ class Probes:
             exists=os.path.exists,
             realpath=os.path.realpath,
             can_use=lambda path: os.access(path, os.R_OK | os.W_OK),
-            open_camera=_open_camera,
             camera_frame=_camera_frame,
             load_gpio=_load_gpio,
             panel_hello=_panel_hello,
@@ -81,26 +81,11 @@ def _group_names(gids) -> set[str]:
     return names
 
 
-def _open_camera(config: Mapping[str, Any]) -> str:
-    from vision import capture
-    from vision.dice_background import frame_size
-
-    camera = capture.camera_from_config(config)
-    try:
-        source = camera.open()
-        image = source.grab()
-        if image is None:
-            raise capture.CaptureError.one(source.name, "holds no frame", "choose another recording")
-        image = capture.as_bgr(image, source.name)
-        return f"{source.name} gives {frame_size(image.shape)} frames"
-    finally:
-        camera.close()
-
-
-def _camera_frame(config: Mapping[str, Any]):
+def _camera_frame(config: Mapping[str, Any]) -> tuple[str, Any]:
     from assistant.commands.calibrate_dice import camera_frames
 
-    return camera_frames(config, 1)[0]
+    name, frames = camera_frames(config, 1)
+    return name, frames[0]
 
 
 def _load_gpio() -> str:
@@ -141,17 +126,21 @@ def check_groups(probes: Probes) -> list[Finding]:
     return findings
 
 
-def check_camera(probes: Probes, config: Mapping[str, Any]) -> list[Finding]:
+def check_camera(probes: Probes, config: Mapping[str, Any]) -> tuple[list[Finding], Any]:
+    """The camera's findings, and the frame it gave (None without one), which the table check
+    compares with the empty table: the camera is opened once."""
     from vision.capture import CaptureError
+    from vision.dice_background import frame_size
 
     if config["source"] == "none":
-        return [Finding(OK, "camera", 'off (camera.source = "none"): readings are entered by touch')]
+        return [Finding(OK, "camera", 'off (camera.source = "none"): readings are entered by touch')], None
     try:
-        return [Finding(OK, "camera", probes.open_camera(config))]
+        name, frame = probes.camera_frame(config)
     except ValueError as exc:
-        return [Finding(FAIL, "camera", str(exc), f"fix [camera] in {CONFIG_FILE}")]
+        return [Finding(FAIL, "camera", str(exc), f"fix [camera] in {CONFIG_FILE}")], None
     except CaptureError as exc:
-        return [Finding(FAIL, "camera", f"{a.source}: {a.problem}", a.fix) for a in exc.attempts]
+        return [Finding(FAIL, "camera", f"{a.source}: {a.problem}", a.fix) for a in exc.attempts], None
+    return [Finding(OK, "camera", f"{name} gives {frame_size(frame.shape)} frames")], frame
 
 
 def check_gpio(probes: Probes, config: Mapping[str, Any]) -> list[Finding]:
@@ -242,11 +231,10 @@ def check_display(probes: Probes) -> list[Finding]:
     return findings or [Finding(OK, "display", f"screen {cards[0]} and {len(inputs)} input device(s)")]
 
 
-def check_empty_table(settings, probes: Probes) -> list[Finding]:
+def check_empty_table(settings, frame) -> list[Finding]:
     """Whether the dice reader knows the empty table (see `calibrate dice-background`), and
-    whether the camera still sees it where it was learnt."""
+    whether the camera's ``frame`` (None without one) still shows it where it was learnt."""
     from assistant.commands.calibrate_dice import empty_table_path
-    from vision.capture import CaptureError
     from vision.dice_background import BackgroundError, TableBackground, frame_size
 
     path = empty_table_path(settings)
@@ -261,11 +249,9 @@ def check_empty_table(settings, probes: Probes) -> list[Finding]:
     except BackgroundError as exc:
         return [Finding(FAIL, "table", str(exc), fix)]
     learnt = f"the empty table is learnt ({frame_size(background.grey.shape)} frames, {path})"
-    try:
-        frame = probes.camera_frame(settings.section("camera"))
-        fit = background.fit(frame)
-    except (CaptureError, ValueError):  # said by the camera check
+    if frame is None:  # why is said by the camera check
         return [Finding(OK, "table", f"{learnt}; no camera frame to compare it with")]
+    fit = background.fit(frame)
     if fit.other_size:
         return [Finding(WARN, "table", f"{learnt}, but the camera now gives {frame_size(frame.shape)} frames", fix)]
     if fit.stale:
@@ -275,9 +261,10 @@ def check_empty_table(settings, probes: Probes) -> list[Finding]:
 
 
 def diagnose(settings, probes: Probes) -> list[Finding]:
+    camera, frame = check_camera(probes, settings.section("camera"))
     return [
-        *check_camera(probes, settings.section("camera")),
-        *check_empty_table(settings, probes),
+        *camera,
+        *check_empty_table(settings, frame),
         *check_gpio(probes, settings.section("gpio")),
         *check_serial(probes, settings.section("serial")),
         *check_display(probes),

@@ -47,8 +47,7 @@ def healthy(**changes) -> doctor.Probes:
         exists=lambda path: path in {BY_ID, "/dev/ttyACM0"},
         realpath=lambda path: "/dev/ttyACM0" if path in {BY_ID, "/dev/ttyACM0"} else path,
         can_use=lambda path: True,
-        open_camera=lambda config: "V4L2 camera /dev/video0 gives 1280x720 frames",
-        camera_frame=lambda config: np.zeros((720, 1280, 3), np.uint8),
+        camera_frame=lambda config: ("V4L2 camera /dev/video0", np.zeros((720, 1280, 3), np.uint8)),
         load_gpio=lambda: "LGPIOFactory",
         panel_hello=lambda port, baud: "big-panel 2.0.1 (protocol 1)",
     )
@@ -109,16 +108,32 @@ def test_a_camera_failure_lists_every_attempt_with_its_fix():
     def fail(config):
         raise CaptureError([Attempt("Raspberry Pi camera (picamera2)", "no camera detected", "check the ribbon cable"),
                             Attempt("V4L2 camera /dev/video0", "permission denied", "sudo usermod -aG video $USER")])
-    found = findings("camera", healthy(open_camera=fail))
+    found = findings("camera", healthy(camera_frame=fail))
     assert [(f.level, f.message, f.fix) for f in found] == [
         (doctor.FAIL, "Raspberry Pi camera (picamera2): no camera detected", "check the ribbon cable"),
         (doctor.FAIL, "V4L2 camera /dev/video0: permission denied", "sudo usermod -aG video $USER"),
     ]
+    table = only("table", healthy(camera_frame=fail))
+    assert table.level == doctor.OK and table.message.endswith("no camera frame to compare it with")
+
+
+def test_the_camera_is_opened_once_for_both_the_camera_and_the_table_checks(capsys):
+    opened = []
+
+    def camera_frame(config):
+        opened.append(config["source"])
+        return "V4L2 camera /dev/video0", np.zeros((720, 1280, 3), np.uint8)
+
+    assert doctor.run(None, settings(), healthy(camera_frame=camera_frame)) == 0
+    out = capsys.readouterr().out
+    assert "camera   V4L2 camera /dev/video0 gives 1280x720 frames" in out
+    assert "table    the empty table is learnt (1280x720 frames" in out
+    assert len(opened) == 1
 
 
 def test_camera_turned_off_and_camera_settings_that_cannot_work():
     assert only("camera", healthy(), **{"camera.source": "none"}).level == doctor.OK
-    real = healthy(open_camera=doctor._open_camera)
+    real = healthy(camera_frame=doctor._camera_frame)
     finding = only("camera", real, **{"camera.source": "synthetic"})
     assert finding.level == doctor.FAIL and "needs a scene renderer" in finding.message
     assert "[camera]" in finding.fix
@@ -128,7 +143,7 @@ def test_the_real_camera_probe_reads_one_frame_of_a_recording(tmp_path):
     import cv2
     import numpy as np
     cv2.imwrite(str(tmp_path / "table.png"), np.zeros((30, 40, 3), np.uint8))
-    finding = only("camera", healthy(open_camera=doctor._open_camera),
+    finding = only("camera", healthy(camera_frame=doctor._camera_frame),
                    **{"camera.source": "images", "camera.path": str(tmp_path)})
     assert finding.level == doctor.OK and finding.message.endswith("gives 40x30 frames")
 
@@ -228,7 +243,7 @@ def test_a_camera_or_mat_moved_since_the_empty_table_was_learnt_is_said_with_the
     TableBackground.from_frames([table]).save(tmp_path / "dice-background.png")
 
     def seen(frame):
-        return only("table", healthy(camera_frame=lambda config: frame), **{"app.state_dir": tmp_path})
+        return only("table", healthy(camera_frame=lambda config: ("camera", frame)), **{"app.state_dir": tmp_path})
 
     assert seen(table).level == doctor.OK and "still sees it in place" in seen(table).message
     moved = seen(np.roll(table, (40, 64), axis=(0, 1)))
@@ -249,6 +264,6 @@ def test_the_table_is_compared_with_a_frame_from_the_configured_camera(tmp_path)
 
     (tmp_path / "recording").mkdir()
     cv2.imwrite(str(tmp_path / "recording" / "table.png"), np.full((90, 160, 3), 77, np.uint8))
-    frame = doctor._camera_frame(settings(**{"camera.source": "images", "camera.path": tmp_path / "recording"})
-                                 .section("camera"))
-    assert frame.shape == (90, 160, 3) and frame[0, 0, 0] == 77
+    name, frame = doctor._camera_frame(settings(**{"camera.source": "images", "camera.path": tmp_path / "recording"})
+                                       .section("camera"))
+    assert str(tmp_path / "recording") in name and frame.shape == (90, 160, 3) and frame[0, 0, 0] == 77
