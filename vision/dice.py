@@ -272,10 +272,40 @@ class DiceReader:
         # geometric mean of the networks' probabilities), so the checker alone only drops what no
         # face reading could lift
         confidence = np.where(_two_as_one(proposals, confidence, ones), 0.0, confidence)
-        keep = _suppress(proposals, confidence, minimum ** 2, nested=True)[: self.max_dice]
-        if not keep:
-            return []
-        proposals, confidence = proposals[keep], confidence[keep]
+        judged: dict[int, tuple[np.ndarray, float, np.ndarray]] = {}  # proposal: (moved, confidence, faces)
+        # The checker may be surest of a patch that holds two touching dice (or a die and its
+        # neighbour's half) and that the face networks then reject: the proposals it kept out are
+        # looked at again, as if it had never been proposed.
+        accepted: set[int] = set()
+        for round_ in range(_REJECTED_ROUNDS):
+            rejected = [i for i in judged if i not in accepted]
+            keep = _suppress(proposals, np.where(np.isin(np.arange(len(proposals)), rejected), 0.0, confidence),
+                             minimum ** 2, nested=True)[: self.max_dice]
+            new = [i for i in keep if i not in judged]
+            if not new:
+                break
+            judged.update(zip(new, zip(*self._judge(levels, proposals[new], confidence[new], minimum))))
+            least = minimum if round_ == 0 else max(minimum, _READMITTED)
+            accepted.update(i for i in new if judged[i][1] >= least)
+            if accepted.issuperset(new):
+                break
+        kept = sorted(accepted)
+        moved = np.array([judged[i][0] for i in kept]).reshape(-1, 3)
+        scores = np.array([judged[i][1] for i in kept])
+        found = []
+        for k in _suppress(moved, scores, minimum):  # answers the last move brought together
+            proposal, score, probabilities = moved[k], scores[k], judged[kept[k]][2]
+            if self.enrolled is not None:
+                proposal = self._printed_size(levels, proposal)
+            square = patch(levels, *proposal)
+            if self.enrolled is None and probabilities.argmax() == PIP_FACES.index("1"):
+                proposal, square = _on_the_pip(levels, proposal, square)
+            found.append((self._reading(proposal, score, probabilities, square), square))
+        return found
+
+    def _judge(self, levels, proposals: np.ndarray, confidence: np.ndarray, minimum: float):
+        """The face networks' view of checked proposals: each moved as they answer, its
+        confidence (with the checker's) and its face probabilities."""
         patches = [patch(levels, *p) for p in proposals]
         out = _run(self.face_network, patches)
         faces = _softmax(out[:, 1:7])
@@ -296,17 +326,7 @@ class DiceReader:
         if doubtful.any():
             faces[doubtful] = self._read_again([p for p, d in zip(patches, doubtful) if d], faces[doubtful],
                                                None if second is None else _softmax(second[doubtful, 1:7]))
-        proposals = _moved(proposals, out)
-        found = []
-        for i in _suppress(proposals, confidence, minimum):  # answers the last move brought together
-            proposal, score, probabilities = proposals[i], confidence[i], faces[i]
-            if self.enrolled is not None:
-                proposal = self._printed_size(levels, proposal)
-            square = patch(levels, *proposal)
-            if self.enrolled is None and probabilities.argmax() == PIP_FACES.index("1"):
-                proposal, square = _on_the_pip(levels, proposal, square)
-            found.append((self._reading(proposal, score, probabilities, square), square))
-        return found
+        return _moved(proposals, out), confidence, faces
 
     def _read_again(self, patches: list[np.ndarray], first: np.ndarray, second: np.ndarray | None) -> np.ndarray:
         """Face probabilities of patches read with doubt: the face network's reading of each
@@ -452,6 +472,10 @@ _APART = 0.5    # least centre distance of two dice, in the larger one's sides
 # the smaller of the two against the larger, greatest distance of their middle from its centre.
 _SURE, _LARGE, _HALF, _ALIKE, _CENTRED = 0.8, 1.4, (0.42, 0.7), 0.7, 0.25
 _NEST_SURE = 0.97  # see _suppress
+# _read_faces: the most face readings of a frame's proposals (the first, then after rejections),
+# and the least confidence of a die that a rejected patch had kept out (side faces seen by an
+# oblique camera, kept out by their die's top face checked with them, are mostly less sure)
+_REJECTED_ROUNDS, _READMITTED = 3, 0.98
 _HOPEFUL = 0.05  # least checker confidence at the first look worth a second look
 _CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
 _SMALL_DIE, _CLEAR_DIE = 29, 40  # die sides in detector input px: see _closer_look
