@@ -8,11 +8,12 @@ Three small networks (ONNX, run by ``cv2.dnn``; trained by ``vision/training/tra
 2. the *checker*, a tiny patch network, looks at each proposal at full resolution, says whether
    it is a die and corrects its centre and size;
 3. the *face network*, a larger patch network run only on the dice the checker kept, gives a
-   probability for each pip face and corrects the centre once more; a face it reads with doubt
-   is read again in other views of its patch, and by a second face network trained apart,
-   which also judges every die the first two networks are not both sure of.
+   probability for each pip face and corrects the centre once more. A second face network,
+   trained apart, judges every die the first two networks are not both sure of; a face read
+   with doubt is read again in other views of its patch, also by a third, the *re-reading*
+   network, which learnt most from the faces the first reads poorly.
 
-Both patch networks give the same outputs (die logit, six face logits, centre shift, size
+All patch networks give the same outputs (die logit, six face logits, centre shift, size
 ratio; ``vision.dice_patches``), so either can stand in for the other.
 
 The die's angle comes from the patch's edges, its colour from the median of its top face matched
@@ -44,6 +45,7 @@ DETECTOR_MODEL = "dice_detector.onnx"
 CHECKER_MODEL = "dice_checker.onnx"
 FACE_MODEL = "dice_faces.onnx"
 SECOND_FACE_MODEL = "dice_faces_second.onnx"
+REREAD_FACE_MODEL = "dice_faces_reread.onnx"
 
 
 class DiceReaderError(ValueError):
@@ -92,6 +94,7 @@ class DiceReader:
         face_views: int = 1,
         enrolled: EnrolledFaces | None = None,
         second_faces: cv2.dnn.Net | None = None,
+        reread_faces: cv2.dnn.Net | None = None,
         background: TableBackground | None = None,
     ):
         if face_views not in range(1, 9):
@@ -107,6 +110,7 @@ class DiceReader:
         self.face_views = face_views
         self.enrolled = enrolled
         self.second_faces = second_faces
+        self.reread_faces = reread_faces
         self.background = background
 
     @classmethod
@@ -128,6 +132,7 @@ class DiceReader:
             checker=load_network(section["checker_model"] or CHECKER_MODEL),
             face_network=load_network(section["face_model"] or FACE_MODEL, CLASSIC_ENGINE),
             second_faces=load_network(section["second_face_model"] or SECOND_FACE_MODEL, CLASSIC_ENGINE),
+            reread_faces=load_network(section["reread_face_model"] or REREAD_FACE_MODEL, CLASSIC_ENGINE),
             palette=Palette.parse(section["palette"]),
             detector_width=section["detector_width"],
             proposal_threshold=section["proposal_threshold"],
@@ -309,35 +314,35 @@ class DiceReader:
         patches = [patch(levels, *p) for p in proposals]
         out = _run(self.face_network, patches)
         faces = _softmax(out[:, 1:7])
-        doubtful = faces.max(axis=1) < _DOUBT
         unsure = np.zeros(len(patches), bool)
         if self.enrolled is None:  # both networks must agree it is a die; the face network knows only pips
             confidence = np.sqrt(confidence * _sigmoid(out[:, 0]))
             unsure = confidence < _SURE_DIE
-        # The second face network reads again the faces read with doubt, and judges the dice the
-        # first two networks are not both sure of (most side faces that an oblique camera sees
-        # are, and it rejects them apart); one run on the patches' first view serves both.
-        second, asked = None, doubtful | unsure
-        if self.second_faces is not None and asked.any():
-            second = np.zeros_like(out)
-            second[asked] = _run(self.second_faces, [p for p, ask in zip(patches, asked) if ask])
-            confidence[unsure] = np.cbrt(confidence[unsure] ** 2 * _sigmoid(second[unsure, 0]))
-        doubtful &= confidence >= minimum  # the faces of dice about to be dropped need no second reading
+        # The second face network judges the dice the first two networks are not both sure of
+        # (most side faces that an oblique camera sees are, and it rejects them apart).
+        if self.second_faces is not None and unsure.any():
+            second = _run(self.second_faces, [p for p, u in zip(patches, unsure) if u])
+            confidence[unsure] = np.cbrt(confidence[unsure] ** 2 * _sigmoid(second[:, 0]))
+        # the faces of dice about to be dropped need no second reading
+        doubtful = (faces.max(axis=1) < _DOUBT) & (confidence >= minimum)
         if doubtful.any():
-            faces[doubtful] = self._read_again([p for p, d in zip(patches, doubtful) if d], faces[doubtful],
-                                               None if second is None else _softmax(second[doubtful, 1:7]))
+            faces[doubtful] = self._read_again([p for p, d in zip(patches, doubtful) if d], faces[doubtful])
         return _moved(proposals, out), confidence, faces
 
-    def _read_again(self, patches: list[np.ndarray], first: np.ndarray, second: np.ndarray | None) -> np.ndarray:
+    def _read_again(self, patches: list[np.ndarray], first: np.ndarray) -> np.ndarray:
         """Face probabilities of patches read with doubt: the face network's reading of each
-        patch (``first``) and the second face network's (``second``, None without one), averaged
-        with both networks' readings of the patch's other views (face_views in all). A network
-        trained apart errs apart."""
-        readings = [first] if second is None else [first, second]
-        networks = [self.face_network] if second is None else [self.face_network, self.second_faces]
-        others = [view for square in patches for view in _views(square)[1:self.face_views]]
-        for network in networks if others else []:
-            out = _softmax(_run(network, others)[:, 1:7]).reshape(len(patches), self.face_views - 1, -1)
+        patch (``first``) averaged with its readings of the patch's other views, and with the
+        re-reading network's of all of them (face_views views in all). A network trained apart
+        errs apart, and this one learnt most from the faces the first reads poorly."""
+        count = self.face_views
+        views = [view for square in patches for view in _views(square)[:count]]
+        readings = [first]
+        if count > 1:
+            others = [view for k, view in enumerate(views) if k % count]
+            out = _softmax(_run(self.face_network, others)[:, 1:7]).reshape(len(patches), count - 1, -1)
+            readings.extend(out.transpose(1, 0, 2))
+        if self.reread_faces is not None:
+            out = _softmax(_run(self.reread_faces, views)[:, 1:7]).reshape(len(patches), count, -1)
             readings.extend(out.transpose(1, 0, 2))
         return np.mean(readings, axis=0)
 

@@ -150,7 +150,7 @@ def test_missing_model_and_bad_settings_are_named(tmp_path):
         DiceReader.from_settings(dice_settings(detector_model=str(tmp_path / "gone.onnx")))
     broken = tmp_path / "broken.onnx"
     broken.write_bytes(b"not a network")
-    for key in ("face_model", "second_face_model"):
+    for key in ("face_model", "second_face_model", "reread_face_model"):
         with pytest.raises(DiceReaderError, match="not a readable ONNX model"):
             DiceReader.from_settings(dice_settings(**{key: str(broken)}))
     with pytest.raises(DiceReaderError, match="vision.dice.faces"):
@@ -275,7 +275,8 @@ def test_a_sure_pip_does_not_hide_its_die_from_the_face_network():
 def test_packaged_networks_are_small_enough_to_ship():
     from importlib import resources
 
-    names = ("dice_detector.onnx", "dice_checker.onnx", "dice_faces.onnx", "dice_faces_second.onnx")
+    names = ("dice_detector.onnx", "dice_checker.onnx", "dice_faces.onnx", "dice_faces_second.onnx",
+             "dice_faces_reread.onnx")
     sizes = [resources.files("vision").joinpath("models", name).stat().st_size for name in names]
     assert all(size > 10_000 for size in sizes) and sum(sizes) < 2_000_000, dict(zip(names, sizes))
 
@@ -319,20 +320,20 @@ def test_only_a_doubtful_face_is_read_again_in_other_views():
     assert third.face == "6" and third.faces["6"] == pytest.approx(expected, abs=0.001)
 
 
-def test_a_doubtful_face_is_also_read_by_the_second_network():
+def test_a_doubtful_face_is_also_read_by_the_rereading_network_and_the_second_judges_dice_only():
     first = ScriptedNetwork([face_logits(3, 12.0), face_logits(2, 0.5)],  # "3" surely, "2" barely
                             [face_logits(2, 12.0)])                       # the doubtful one's other view: "2"
-    second = ScriptedNetwork([face_logits(4, 12.0)] * 2,                  # both dice, in their first view: "4"
-                             [face_logits(4, 12.0)])                      # the doubtful one's other view: "4"
+    second = ScriptedNetwork([face_logits(6, 12.0)] * 2)                  # both dice, which it is asked to judge
+    reread = ScriptedNetwork([face_logits(4, 12.0)] * 2)                  # the doubtful one's two views: "4"
     reader = DiceReader(None, None, first, Palette.parse(dice_settings()["palette"]), face_views=2,
-                        second_faces=second)
+                        second_faces=second, reread_faces=reread)
     frame = np.full((200, 300, 3), 128, np.uint8)
     found = reader._read_faces([frame], np.array([[80.0, 100, 40], [220, 100, 40]]), np.full(2, 0.9),
                                np.zeros(2, bool), 0.5)
-    assert first.batches == [2, 1] and second.batches[0] == 2   # only the doubtful face, in its 2 views
+    assert first.batches == [2, 1] and second.batches == [2] and reread.batches == [2]
     sure, doubtful = (reading for reading, _ in found)
-    assert sure.face == "3"
-    # four readings averaged: the first network's two (its "2" barely, then surely), the second's two "4"
+    assert sure.face == "3" and sure.faces["6"] < 0.01   # the second network's faces are not counted
+    # four readings averaged: the first network's two (its "2" barely, then surely), the re-reader's two "4"
     assert doubtful.face == "4" and doubtful.faces["4"] == pytest.approx((2 + 1 / (5 + math.exp(0.5))) / 4, abs=0.001)
     assert doubtful.faces["2"] == pytest.approx((math.exp(0.5) / (5 + math.exp(0.5)) + 1) / 4, abs=0.001)
 

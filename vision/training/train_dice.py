@@ -8,13 +8,15 @@ which are NOT dependencies of the application (it reads the ONNX files with Open
     /opt/venv-train/bin/pip install torch numpy opencv-python-headless onnx
     PYTHONPATH=. /opt/venv-train/bin/python vision/training/train_dice.py --datasets ../shared/datasets
 
-``--stage detector|checker|faces|second-faces`` trains one network; the patch networks' stages
-mine the detector already in ``--out`` for false alarms, so run the detector stage first. The
+``--stage detector|checker|faces|second-faces|reread-faces`` trains one network; the patch
+networks' stages mine the detector already in ``--out`` for false alarms, so run the detector
+stage first, and the re-reading stage weighs the dice by the face network in ``--out``. The
 second face network is the face network trained with the next seed (other synthetic scenes,
-patches and starting weights), so that it errs apart from the first. On one core of a 2-core
-machine, with another stage training on the other: about 11 min for the detector, 7 min for the
-checker, 63-67 min for each face network. One torch thread and fixed seeds: a rerun gives the
-same weights up to floating-point ordering.
+patches and starting weights), so that it errs apart from the first; the re-reading network is
+the second drawing the dice the first reads poorly more often. The face networks are stored
+with 16-bit weights. On one core of a 2-core machine, with another stage training on the other:
+about 11 min for the detector, 7 min for the checker, 63-67 min for each face network. One
+torch thread and fixed seeds: a rerun gives the same weights up to floating-point ordering.
 """
 from __future__ import annotations
 
@@ -33,8 +35,8 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 from engine.table import EXCAPE_FACES, STANDARD_FACES
-from vision.dice import (CHECKER_MODEL, DETECTOR_MODEL, FACE_MODEL, SECOND_FACE_MODEL, DiceReader, at_both_sizes,
-                         load_network)
+from vision.dice import (CHECKER_MODEL, DETECTOR_MODEL, FACE_MODEL, REREAD_FACE_MODEL, SECOND_FACE_MODEL, DiceReader,
+                         _run, _softmax, at_both_sizes, load_network)
 from vision.dice_colours import Palette
 from vision.dice_patches import DETECTOR_STRIDE, FACE_OUTPUTS, PATCH_CONTEXT, PATCH_SIDE, PIP_FACES, patch, pyramid
 from vision.synth.dice import BACKGROUNDS, DICE_COLOURS, Look, render_scene
@@ -117,6 +119,7 @@ class Photo:
         self.dice = dice
         self.levels = pyramid(image, max((d.side for d in dice), default=40) * 1.5)
         self.half = cv2.pyrDown(image)
+        self.weights: np.ndarray | None = None  # how often each die is drawn, if not equally (weigh_hard_dice)
 
 
 def real_photos(root: Path) -> list[Photo]:
@@ -228,7 +231,8 @@ def face_sample(photo: Photo, rng: np.random.Generator, negatives: list[tuple[fl
     """
     kind = rng.random() if photo.dice else 1.0
     if kind < 0.6:
-        die = photo.dice[rng.integers(len(photo.dice))]
+        die = photo.dice[rng.integers(len(photo.dice)) if photo.weights is None else
+                         rng.choice(len(photo.dice), p=photo.weights / photo.weights.sum())]
         assumed = die.side * math.exp(rng.normal(0, 0.18))
         spread, reach = 0.13, 0.0
         if kind < 0.1:
@@ -332,12 +336,33 @@ def mine_negatives(detector_path: Path, photos: list[Photo]) -> list[list[tuple[
     return mined
 
 
+def weigh_hard_dice(face_path: Path, photos: list[Photo]) -> None:
+    """Draw the dice (in scenes of pip dice only) that the exported face network reads poorly
+    more often: each die's weight is 1 + HARD_WEIGHT x (1 - its true face's probability), read
+    from its labelled patch. The second face network, asked only about faces the first doubts and dice
+    the first two networks are unsure of, then learns most where the first is weakest."""
+    network = load_network(str(face_path))
+    for photo in photos:
+        if not photo.dice or any(d.face not in PIP_FACES for d in photo.dice):
+            continue
+        out = _run(network, [patch(photo.levels, d.x, d.y, d.side) for d in photo.dice])
+        truth = _softmax(out[:, 1:7])[np.arange(len(photo.dice)), [PIP_FACES.index(d.face) for d in photo.dice]]
+        photo.weights = 1 + HARD_WEIGHT * (1 - truth)
+    hard = sum(int((p.weights > 1 + HARD_WEIGHT / 2).sum()) for p in photos if p.weights is not None)
+    print(f"{hard} dice read with their true face under 0.5", flush=True)
+
+
+HARD_WEIGHT = 9.0
+
+
 def train_patches(net: nn.Module, photos: list[Photo], negatives, steps: int, seed: int, real: int) -> nn.Module:
     """Train a patch network (checker or faces). ``photos[:real]`` are photographs, the rest
-    synthetic; three patches in four come from photographs, each of their dice equally likely."""
+    synthetic; three patches in four come from photographs, each of their dice equally likely
+    (unless weighed, see weigh_hard_dice)."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed + 1)
-    weights = [np.array([len(p.dice) + 1.0 for p in part]) for part in (photos[:real], photos[real:])]
+    weights = [np.array([(len(p.dice) if p.weights is None else p.weights.sum()) + 1.0 for p in part])
+               for part in (photos[:real], photos[real:])]
     weights = [w / w.sum() for w in weights]
     optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps, pct_start=0.1)
@@ -371,19 +396,45 @@ def train_patches(net: nn.Module, photos: list[Photo], negatives, steps: int, se
     return net.eval()
 
 
-def export(net: nn.Module, path: Path, example: torch.Tensor, dynamic: dict) -> None:
+def export(net: nn.Module, path: Path, example: torch.Tensor, dynamic: dict, half: bool = False) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         torch.onnx.export(net, example, str(path), opset_version=13, input_names=["input"],
                           output_names=["output"], dynamic_axes={"input": dynamic}, dynamo=False)
+    if half:
+        halve_weights(path)
     print(f"wrote {path} ({path.stat().st_size // 1024} KiB)")
 
 
-# stage: (file, network, steps option, seed offset)
+def halve_weights(path: Path) -> None:
+    """Store the network's weights in 16-bit floats, widened back to 32 by a Cast as it is
+    loaded: half the file, the same speed, logits within a few thousandths (so that the
+    packaged networks stay under 2 MB)."""
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    model = onnx.load(str(path))
+    graph = model.graph
+    casts = []
+    for weight in [w for w in graph.initializer if w.data_type == TensorProto.FLOAT]:
+        graph.initializer.remove(weight)
+        half = numpy_helper.from_array(numpy_helper.to_array(weight).astype(np.float16), weight.name + "_half")
+        graph.initializer.append(half)
+        casts.append(helper.make_node("Cast", [half.name], [weight.name], to=TensorProto.FLOAT))
+    nodes = casts + list(graph.node)
+    del graph.node[:]
+    graph.node.extend(nodes)
+    onnx.save(model, str(path))
+
+
+# stage: (file, network, steps option, seed offset, weights stored in 16 bits). The re-reading
+# network is the second trained on more of the dice the first face network reads poorly
+# (weigh_hard_dice); it comes last, as it weighs the photos' dice.
 PATCH_NETWORKS = {
-    "checker": (CHECKER_MODEL, checker, "checker_steps", 0),
-    "faces": (FACE_MODEL, face_network, "face_steps", 0),
-    "second-faces": (SECOND_FACE_MODEL, face_network, "face_steps", 1),
+    "checker": (CHECKER_MODEL, checker, "checker_steps", 0, False),
+    "faces": (FACE_MODEL, face_network, "face_steps", 0, True),
+    "second-faces": (SECOND_FACE_MODEL, face_network, "face_steps", 1, True),
+    "reread-faces": (REREAD_FACE_MODEL, face_network, "face_steps", 1, True),
 }
 
 
@@ -414,12 +465,14 @@ def main() -> None:
     if args.stage in ("all", "detector"):
         det = train_detector(photos(args.seed), args.detector_steps, args.seed)
         export(det, args.out / DETECTOR_MODEL, torch.zeros(1, 3, 240, DETECTOR_WIDTH), {2: "height", 3: "width"})
-    for stage, (name, build, steps_option, seed_offset) in PATCH_NETWORKS.items():
+    for stage, (name, build, steps_option, seed_offset, half) in PATCH_NETWORKS.items():
         if args.stage in ("all", stage):
             seed = args.seed + seed_offset
             negatives = mine_negatives(args.out / DETECTOR_MODEL, photos(seed))
+            if stage == "reread-faces":
+                weigh_hard_dice(args.out / FACE_MODEL, photos(seed))
             net = train_patches(build(), photos(seed), negatives, getattr(args, steps_option), seed, len(real))
-            export(net, args.out / name, torch.zeros(1, 3, PATCH_SIDE, PATCH_SIDE), {0: "batch"})
+            export(net, args.out / name, torch.zeros(1, 3, PATCH_SIDE, PATCH_SIDE), {0: "batch"}, half)
 
 
 if __name__ == "__main__":
