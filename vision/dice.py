@@ -1,6 +1,6 @@
 """Find every six-sided die in a frame and read its top face and body colour.
 
-Three small networks (ONNX, run by ``cv2.dnn``; trained by ``vision/training/train_dice.py``):
+Three kinds of small networks (ONNX, run by ``cv2.dnn``; trained by ``vision/training/train_dice.py``):
 
 1. the *detector* looks at the frame reduced to ``detector_width`` px (more for frames wider
    than 640 px) and at half that width (where large dice come out whole) and proposes top-face
@@ -14,7 +14,7 @@ Three small networks (ONNX, run by ``cv2.dnn``; trained by ``vision/training/tra
    network, which learnt most from the faces the first reads poorly.
 
 All patch networks give the same outputs (die logit, six face logits, centre shift, size
-ratio; ``vision.dice_patches``), so either can stand in for the other.
+ratio; ``vision.dice_patches``), so any can stand in for another.
 
 The die's angle comes from the patch's edges, its colour from the median of its top face matched
 against a palette. Dice with printed faces (the Excape 1-7 and X) are read against faces enrolled
