@@ -197,13 +197,14 @@ class DiceReader:
         return replace(placed, faces=dict(zip(PIP_FACES, faces.round(4).tolist())))
 
     def _faces_at_sizes(self, image: np.ndarray) -> np.ndarray:
-        """Pip face probabilities of the die in the middle of a crop, read by the face networks
-        as _WHOLE_SIZES of the crop's side, each size weighted by how surely they see a die."""
+        """Pip face probabilities of the die in the middle of a crop, read by all three face
+        networks as _WHOLE_SIZES of the crop's side, each size weighted by how surely they see a die."""
         h, w = image.shape[:2]
         sizes = np.array([[(w - 1) / 2, (h - 1) / 2, k * min(w, h)] for k in _WHOLE_SIZES])
         levels = pyramid(image, float(sizes[:, 2].max()) * 1.5)
         patches = [patch(levels, *p) for p in sizes]
-        outs = [_run(network, patches) for network in (self.face_network, self.second_faces) if network is not None]
+        networks = (self.face_network, self.second_faces, self.reread_faces)
+        outs = [_run(network, patches) for network in networks if network is not None]
         die = np.prod([_sigmoid(out[:, 0]) for out in outs], axis=0) ** (1 / len(outs))
         faces = (np.mean([_softmax(out[:, 1:7]) for out in outs], axis=0) * die[:, None]).sum(axis=0)
         return faces / faces.sum()
