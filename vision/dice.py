@@ -284,9 +284,9 @@ class DiceReader:
         # looked at again, as if it had never been proposed.
         accepted: set[int] = set()
         for round_ in range(_REJECTED_ROUNDS):
-            rejected = [i for i in judged if i not in accepted]
-            keep = _suppress(proposals, np.where(np.isin(np.arange(len(proposals)), rejected), 0.0, confidence),
-                             minimum ** 2, nested=True)[: self.max_dice]
+            standing = confidence.copy()
+            standing[[i for i in judged if i not in accepted]] = 0.0  # the rejected
+            keep = _suppress(proposals, standing, minimum ** 2, nested=True)[: self.max_dice]
             new = [i for i in keep if i not in judged]
             if not new:
                 break
