@@ -307,6 +307,9 @@ class DiceReader:
             if self.enrolled is None and probabilities.argmax() == PIP_FACES.index("1"):
                 proposal, square = _on_the_pip(levels, proposal, square)
             found.append((self._reading(proposal, score, probabilities, square), square))
+        if self.enrolled is None:
+            seen_sides = _side_faces([reading for reading, _ in found])
+            found = [f for k, f in enumerate(found) if k not in seen_sides]
         return found
 
     def _judge(self, levels, proposals: np.ndarray, confidence: np.ndarray, minimum: float):
@@ -477,7 +480,8 @@ _APART = 0.5    # least centre distance of two dice, in the larger one's sides
 # of the one against the median sure proposal, sizes of the two against the one, least size of
 # the smaller of the two against the larger, greatest distance of their middle from its centre.
 _SURE, _LARGE, _HALF, _ALIKE, _CENTRED = 0.8, 1.4, (0.42, 0.7), 0.7, 0.25
-_NEST_SURE = 0.97  # see _suppress
+_NEST_SURE, _NEST_RATIO = 0.97, 0.7  # see _suppress
+_SIDE_NEAR, _SIDE_TURN, _SIDE_SURE = 0.7, 50, 0.98  # see _side_faces
 # _read_faces: the most face readings of a frame's proposals (the first, then after rejections),
 # and the least confidence of a die that a rejected patch had kept out (side faces seen by an
 # oblique camera, kept out by their die's top face checked with them, are mostly less sure)
@@ -516,9 +520,27 @@ def _suppress(proposals: np.ndarray, confidence: np.ndarray, minimum: float, nes
         x, y, side = proposals[i]
         keep_nested = nested and confidence[i] >= _NEST_SURE
         if all(math.hypot(x - proposals[k, 0], y - proposals[k, 1]) >= _APART * max(side, proposals[k, 2])
-               or (keep_nested and not 0.5 <= side / proposals[k, 2] <= 2) for k in kept):
+               or (keep_nested and not _NEST_RATIO <= side / proposals[k, 2] <= 1 / _NEST_RATIO) for k in kept):
             kept.append(int(i))
     return kept
+
+
+def _side_faces(readings: Sequence[DieReading]) -> set[int]:
+    """Indices of pip dice that are another die's side face. A camera looking down at a slant,
+    its image upright, sees the side of a die that faces it just below the die's top face
+    (less than _SIDE_NEAR sides from its centre, within _SIDE_TURN degrees of straight down),
+    where two dice lying flat would not both fit. A side face shows neither its top face's
+    value nor the opposite one (they add up to 7), so a reading there that does is another
+    die; and a very sure one (_SIDE_SURE) is kept, as the networks are of few side faces."""
+    sides = set()
+    for (i, top), (k, low) in itertools.permutations(enumerate(readings), 2):
+        dx, dy = low.x - top.x, low.y - top.y
+        near = math.hypot(dx, dy) < _SIDE_NEAR * max(top.box[1][0], low.box[1][0])
+        below = dy > 0 and abs(math.degrees(math.atan2(dx, dy))) <= _SIDE_TURN
+        a, b = int(top.face), int(low.face)
+        if near and below and low.confidence < _SIDE_SURE and a != b and a + b != 7:
+            sides.add(k)
+    return sides
 
 
 def _two_as_one(proposals: np.ndarray, confidence: np.ndarray, ones: np.ndarray) -> np.ndarray:

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from dice_support import dice_settings, reader
-from vision.dice import DiceReader, DiceReaderError, _suppress, _two_as_one, _unlike
+from vision.dice import DiceReader, DiceReaderError, DieReading, _side_faces, _suppress, _two_as_one, _unlike
 from vision.dice_colours import Palette
 from vision.evaluate import Found, cut_out, enlarged_middle, match, read_labels, reduced_to_middle
 from vision.synth.dice import Look, render_scene
@@ -48,7 +48,7 @@ PERTURBATIONS = {
 # Weaknesses of the current networks, kept visible: each must still fail (strict), so a better
 # network shows up as an unexpected pass and the mark is removed.
 KNOWN_FAILURES = {
-    "touching dice": "3 of the 12 dice, in touching pairs, go unfound",
+    "touching dice": "2 of the 12 dice, in touching pairs, go unfound",
 }
 
 
@@ -165,11 +165,13 @@ def test_missing_model_and_bad_settings_are_named(tmp_path):
 # against regressions; labels from the datasets' labels.csv. Between them: every face, up to 25
 # dice of mixed colours touching in a tray (the last two were read entirely right only once the
 # detector looked closer at small dice), oblique webcam views of white dice on wood, a die near
-# the webcam twice the usual size, and twos (whose pips were once read as small dice).
+# the webcam twice the usual size, twos (whose pips were once read as small dice), and dice whose
+# face turned to the webcam was once reported as a die of its own (the last three).
 REAL = {
     "dice-tray": ("IMG_20191208_112251.jpg", "IMG_20191209_095414.jpg", "IMG_20191208_112340.jpg",
                   "IMG_20191208_112332.jpg", "IMG_20191208_112404.jpg"),
-    "dice-webcam": ("four_42.jpg", "three_35.jpg", "six_22.jpg", "dice_36.jpg", "three_5.jpg", "two_18.jpg"),
+    "dice-webcam": ("four_42.jpg", "three_35.jpg", "six_22.jpg", "dice_36.jpg", "three_5.jpg", "two_18.jpg",
+                    "dice_44.jpg", "six_25.jpg", "two_24.jpg"),
 }
 
 
@@ -264,12 +266,30 @@ def test_a_large_die_is_kept_unless_two_dice_make_it(change):
 
 def test_a_sure_pip_does_not_hide_its_die_from_the_face_network():
     pip, die = [100.0, 100, 16], [101, 99, 59]
-    proposals = np.array([pip, die, [104, 101, 30]])
+    proposals = np.array([pip, die, [104, 101, 45]])
     confidence = np.array([0.983, 0.982, 0.981])    # the pip surest, the whole die as sure
     assert _suppress(proposals, confidence, 0.5) == [0]
-    assert _suppress(proposals, confidence, 0.5, nested=True) == [0, 1]  # not the die seen at half its size
+    assert _suppress(proposals, confidence, 0.5, nested=True) == [0, 1]  # not the die seen at 3/4 of its size
     confidence[1] = 0.9                              # a die the checker doubts stays hidden
-    assert _suppress(proposals, confidence, 0.5, nested=True) == [0]
+    assert _suppress(proposals[:2], confidence[:2], 0.5, nested=True) == [0]
+
+
+def _die(x: float, y: float, face: str, confidence: float = 0.9) -> DieReading:
+    return DieReading(x, y, ((x, y), (50.0, 50.0), 0.0), {face: 1.0}, confidence, "white")
+
+
+@pytest.mark.parametrize("low, is_side", [
+    (_die(102, 125, "5"), True),            # just below the top face: its side toward the camera
+    (_die(115, 120, "2"), True),            # below and a little aside
+    (_die(102, 125, "6"), False),           # the face opposite the top one never shows beside it
+    (_die(102, 125, "1"), False),           # nor the top face's own value
+    (_die(102, 125, "5", 0.99), False),     # a die the networks are very sure of
+    (_die(125, 102, "5"), False),           # beside it: two dice touching
+    (_die(100, 140, "5"), False),           # a die's side further down: two dice touching
+])
+def test_a_die_s_side_face_under_an_oblique_camera_is_no_die(low, is_side):
+    top = _die(100, 100, "1", 0.999)
+    assert _side_faces([top, low]) == ({1} if is_side else set())
 
 
 def test_packaged_networks_are_small_enough_to_ship():
