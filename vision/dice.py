@@ -505,7 +505,8 @@ _PIP_CONTRAST = 30  # least grey-level difference of a pip from its face
 def _suppress(proposals: np.ndarray, confidence: np.ndarray, minimum: float, nested: bool = False) -> list[int]:
     """Indices of confident proposals, most confident first, dropping any whose centre is too
     near a surer one's; with ``nested``, a sure one (_NEST_SURE) is kept beside a surer one
-    less than half or more than twice its size.
+    less than _NEST_RATIO or more than 1 / _NEST_RATIO its size (a pip and its die, a top face and
+    the whole die an oblique camera sees, two touching dice and one of them).
 
     Two dice lying flat are at least a side apart; nearer answers are one die seen twice (or
     checked at two sizes), or a part of a die taken for a small die of its own, which the
