@@ -45,6 +45,11 @@ _NUDGES = ((0, 0), (1, 1), (-1, -1), (1, -1), (-1, 1))
 # How much less surely an index may show at another guessed card width and still count in the
 # reading (see mix_widths): a width that shows it 0.1 less surely weighs 1/e as much.
 WIDTH_SOFTNESS = 0.1
+# A face-up card read whole off the mat is also read at its two index corners, for cards of these
+# fractions of its width (see CardReader._with_indices); an index that shows not at all weighs as
+# INDEX_FLOOR against one that shows surely.
+INDEX_SCALES = (0.85, 1.0, 1.18)
+INDEX_FLOOR = 0.05
 
 
 @dataclass(frozen=True)
@@ -160,8 +165,31 @@ class CardReader:
         if self.model.colours is not None and face_up:
             for k, p in zip(face_up, self.model.colours.proba(colour_features(faces[[chosen[k] for k in face_up]]))):
                 colours[k] = p
+        if pose is None and self.model.corners is not None and face_up:
+            rows = [chosen[k] for k in face_up]
+            values[rows] = self._with_indices(frame, [candidates[i] for i in rows], values[rows])
         return [self._reading(candidates[i], values[i], certainty[i], colours[k], backs[k])
                 for k, i in enumerate(chosen)]
+
+    def _with_indices(self, frame, quads: list[np.ndarray], values: np.ndarray) -> np.ndarray:
+        """The value probabilities of face-up cards read whole (rows, in the values model's
+        classes) weighed by what their two index corners show: each value's times the corners'
+        summed probability of it (as at several widths, see mix_widths), plus INDEX_FLOOR. Inside
+        the outline of a card partly under another, the other card's index and picture may show
+        and mislead the reading of the whole; its own index corner still shows its value. An index
+        that does not show (hidden, cut off) leaves the reading as it was."""
+        corners = [c for q in quads for c in card_corners(q)[:2]]
+        widths = np.repeat([float(np.linalg.norm(q[1] - q[0])) for q in quads], 2)
+        readings = np.stack([self._index_readings(frame, corners, widths * k) for k in INDEX_SCALES])
+        classes = self.model.corners.classes
+        shown, _ = mix_widths(readings, classes.index(NO_INDEX))
+        shown = shown.reshape(len(quads), 2, -1).sum(axis=1)
+        evidence = np.full(values.shape, INDEX_FLOOR)
+        value_classes = self.model.values.classes
+        for k, name in enumerate(c for c in classes if c != NO_INDEX):
+            if name in value_classes:
+                evidence[:, value_classes.index(name)] += shown[:, k]
+        return values * evidence
 
     def _candidates(self, frame, pose, layout) -> list[np.ndarray]:
         """Card outlines, corners reordered so the first side is short (on a located mat, only
@@ -241,15 +269,19 @@ class CardReader:
         """For each corner, the probability of each value (NO_INDEX left out, so a row sums to
         the probability that an index shows), read at each of the card ``widths`` (and averaged
         over the corner nudged, see CORNER_NUDGE), and the width that reads best."""
-        model = self.model.corners
-        readings = []
-        for w in widths:
-            step = CORNER_NUDGE * w
-            placed = [nudged(c, a * step, b * step) for a, b in _NUDGES for c in corners]
-            p = model.proba(index_features(index_patches(frame, placed, [w] * len(placed), self.model.aspect)))
-            readings.append(p.reshape(len(_NUDGES), len(corners), -1).mean(axis=0))
-        values, best = mix_widths(np.stack(readings), model.classes.index(NO_INDEX))
+        readings = np.stack([self._index_readings(frame, corners, [w] * len(corners)) for w in widths])
+        values, best = mix_widths(readings, self.model.corners.classes.index(NO_INDEX))
         return values, np.asarray(widths)[best]
+
+    def _index_readings(self, frame, corners, widths) -> np.ndarray:
+        """The corner model's probabilities (corners x classes) of the index beside each corner,
+        for a card ``widths`` px wide (one per corner), averaged over the corner nudged (see
+        CORNER_NUDGE)."""
+        placed = [nudged(c, a * CORNER_NUDGE * w, b * CORNER_NUDGE * w) for a, b in _NUDGES
+                  for c, w in zip(corners, widths)]
+        patches = index_patches(frame, placed, list(widths) * len(_NUDGES), self.model.aspect)
+        p = self.model.corners.proba(index_features(patches))
+        return p.reshape(len(_NUDGES), len(corners), -1).mean(axis=0)
 
     def _corner_reading(self, frame, corner, width: float, values: np.ndarray, certainty: float) -> CardReading:
         """A card of ``width`` pixels placed by its index corner (the rest may be hidden)."""

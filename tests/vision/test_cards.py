@@ -2,6 +2,7 @@
 photographed table (perspective, uneven light, glare, blur, noise, JPEG) read with its colour and
 value, or as face down."""
 import json
+from types import SimpleNamespace
 
 import cv2
 import numpy as np
@@ -325,3 +326,33 @@ def test_a_card_read_at_both_index_corners_is_one_card_read_from_both():
     assert not _opposite_indices(upper, by_corner((220, 100 + 180 * 0.8), (-1, 0), (0, -1)))  # 20 %: not a card
     assert not _opposite_indices(upper, by_corner((320, 280), (-1, 0), (0, -1)))   # the next card's corner
     assert not _opposite_indices(upper, by_corner((220, 280), (1, 0), (0, 1)))     # facing the same way
+
+
+class ScriptedIndices:
+    """A corner model that reads every index patch alike."""
+
+    classes = ["no-index", "queen", "king"]
+
+    def __init__(self, reading):
+        self.reading = np.array(reading)
+        self.patches = 0
+
+    def proba(self, features):
+        self.patches += len(features)
+        return np.tile(self.reading, (len(features), 1))
+
+
+@pytest.mark.parametrize("index, expected", [
+    ([0.02, 0.95, 0.03], "queen"),   # the card's own index shows a queen: the print inside misled
+    ([1.0, 0.0, 0.0], "king"),       # no index shows (both covered): the whole card's reading stands
+])
+def test_a_card_read_whole_is_also_read_at_its_two_index_corners(index, expected):
+    # another card's corner over this one: its print, read whole, leans to a king
+    corners = ScriptedIndices(index)
+    reader = CardReader(SimpleNamespace(values=SimpleNamespace(classes=["queen", "king", "not-a-card"]),
+                                        corners=corners, aspect=1.4))
+    quad = np.float32([[100, 50], [200, 50], [200, 190], [100, 190]])
+    whole = np.array([[0.40, 0.55, 0.05]])
+    read = reader._with_indices(np.full((300, 300, 3), 200, np.uint8), [quad], whole)
+    assert ["queen", "king"][int(read[0, :2].argmax())] == expected
+    assert corners.patches == 2 * 5 * len(vision.cards.INDEX_SCALES)   # both corners, nudged, at each width
