@@ -181,9 +181,10 @@ class DiceReader:
         """The one die filling ``image`` (a photo cropped around a single die), without the finder.
 
         How much of the crop the die fills is not known: a tight box may hold only its top face,
-        or only its pips, and a loose one the die and its shadow; the checker alone may place the
-        die on a pip. So for pip dice the reading of the die as the checker placed it counts as
-        much as the readings at several sizes of the crop (``_faces_at_sizes``)."""
+        or only its pips (a one's box, its pip alone), and a loose one the die and its shadow; the
+        checker alone may place the die on a pip. So for pip dice the reading of the die as the
+        checker placed it counts as much as the readings at several sizes of the crop
+        (``_faces_at_sizes``)."""
         _check_frame(image)
         h, w = image.shape[:2]
         side = 0.8 * min(w, h)
@@ -494,7 +495,8 @@ _FARTHER = 0.5   # the detector's second width, against its first (see _read)
 _REFERENCE_WIDTH, _MOST_SCALED = 640, 2.0  # see first_width
 _DOUBT = 0.95    # a face read less surely than this is read again in other views
 _SURE_DIE = 0.99  # a die the checker and face network are less sure of is judged by the second too
-_WHOLE_SIZES = (0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.1)  # die sides, in crop sides, a crop is read at (read_whole)
+# die sides, in crop sides, a crop is read at (read_whole); above 1 for a crop of the pips alone
+_WHOLE_SIZES = (0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.1, 1.5, 2.0)
 _PRINTED_SIZES = (0.7, 1.0, 1.4, 2.0)  # sizes, relative to the found one, a printed face is matched at
 _SIDE = PATCH_SIDE / PATCH_CONTEXT  # a die's side in its patch, px
 _MIDDLE = (PATCH_SIDE - 1) / 2  # a patch's middle, px
