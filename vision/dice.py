@@ -532,11 +532,12 @@ def _side_faces(readings: Sequence[DieReading]) -> set[int]:
     """Indices of pip dice that are another die's side face. A camera looking down at a slant,
     its image upright, sees the side of a die that faces it just below the die's top face
     (less than _SIDE_NEAR sides from its centre, within _SIDE_TURN degrees of straight down),
-    where two dice lying flat would not both fit. A side face shows neither its top face's
-    value nor the opposite one (they add up to 7), so a reading there that does is another
-    die; and a very sure one (_SIDE_SURE) is kept, as the networks are of few side faces."""
+    where two dice lying flat would not both fit: they are a side apart, and the reader sizes a
+    die at most about a quarter too large. A side face shows neither its top face's value nor
+    the opposite one (they add up to 7), so a reading there that does is another die; and a very
+    sure one (_SIDE_SURE) is kept, as the networks are sure of few side faces."""
     sides = set()
-    for (i, top), (k, low) in itertools.permutations(enumerate(readings), 2):
+    for (_, top), (k, low) in itertools.permutations(enumerate(readings), 2):
         dx, dy = low.x - top.x, low.y - top.y
         near = math.hypot(dx, dy) < _SIDE_NEAR * max(top.box[1][0], low.box[1][0])
         below = dy > 0 and abs(math.degrees(math.atan2(dx, dy))) <= _SIDE_TURN
