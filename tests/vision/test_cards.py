@@ -355,4 +355,4 @@ def test_a_card_read_whole_is_also_read_at_its_two_index_corners(index, expected
     whole = np.array([[0.40, 0.55, 0.05]])
     read = reader._with_indices(np.full((300, 300, 3), 200, np.uint8), [quad], whole)
     assert ["queen", "king"][int(read[0, :2].argmax())] == expected
-    assert corners.patches == 2 * 5 * len(vision.cards.INDEX_SCALES)   # both corners, nudged, at each width
+    assert corners.patches == 2 * len(vision.cards._NUDGES) * len(vision.cards.INDEX_SCALES)  # both, nudged, each width

@@ -298,7 +298,7 @@ def _die(x: float, y: float, face: str, confidence: float = 0.9) -> DieReading:
     (_die(102, 125, "1"), False),           # nor the top face's own value
     (_die(102, 125, "5", 0.99), False),     # a die the networks are very sure of
     (_die(125, 102, "5"), False),           # beside it: two dice touching
-    (_die(100, 140, "5"), False),           # a die's side further down: two dice touching
+    (_die(100, 140, "5"), False),           # 0.8 sides down: room for a die lying flat, touching it
 ])
 def test_a_die_s_side_face_under_an_oblique_camera_is_no_die(low, is_side):
     top = _die(100, 100, "1", 0.999)
