@@ -313,6 +313,15 @@ def as_bgr(image: np.ndarray, source: str) -> np.ndarray:
     return image
 
 
+_TURNS = {0: None, 90: cv2.ROTATE_90_CLOCKWISE, 180: cv2.ROTATE_180, 270: cv2.ROTATE_90_COUNTERCLOCKWISE}
+
+
+def upright(image: np.ndarray, degrees: int) -> np.ndarray:
+    """``image`` turned ``degrees`` clockwise (camera.rotate: 0, 90, 180 or 270)."""
+    turn = _TURNS[degrees]
+    return image if turn is None else cv2.rotate(image, turn)
+
+
 class CameraStatus(str, Enum):
     LIVE = "live"  # frames are coming
     LOST = "lost"  # no source works at the moment; retrying
@@ -320,7 +329,8 @@ class CameraStatus(str, Enum):
 
 
 class Camera:
-    """Frames from the first of ``sources`` that opens, reconnecting with backoff when it fails.
+    """Frames from the first of ``sources`` that opens, reconnecting with backoff when it fails,
+    turned ``rotate`` degrees clockwise (a camera mounted sideways or upside down).
 
     ``clock`` stamps frames; ``wait(seconds)`` pauses (returning True if the camera was closed
     meanwhile) and defaults to an interruptible wait, so tests can pass fakes for both.
@@ -331,6 +341,7 @@ class Camera:
         sources: Sequence[FrameSource],
         *,
         fps: float = 15.0,
+        rotate: int = 0,
         retry_initial_s: float = 0.5,
         retry_max_s: float = 10.0,
         on_status: Callable[[CameraStatus, str], None] | None = None,
@@ -341,6 +352,9 @@ class Camera:
             raise ValueError("a camera needs at least one frame source")
         if fps <= 0:
             raise ValueError(f"camera.fps must be more than 0, got {fps}")
+        if rotate not in _TURNS:
+            raise ValueError(f"camera.rotate must be 0, 90, 180 or 270 (degrees clockwise), got {rotate}")
+        self.rotate = rotate
         self.sources = tuple(sources)
         self.active: FrameSource | None = None
         self._period = 1.0 / fps
@@ -380,7 +394,7 @@ class Camera:
                 try:
                     image = self.active.grab()
                     if image is not None:
-                        image = as_bgr(image, self.active.name)
+                        image = upright(as_bgr(image, self.active.name), self.rotate)
                 except CaptureError as exc:
                     log.warning("camera: %s", exc)
                     self._drop_active()
@@ -557,6 +571,6 @@ def camera_from_config(
     if not sources:
         return None
     return Camera(
-        sources, fps=float(config["fps"]), retry_initial_s=float(config["retry_initial_s"]),
-        retry_max_s=float(config["retry_max_s"]), on_status=on_status,
+        sources, fps=float(config["fps"]), rotate=config["rotate"],
+        retry_initial_s=float(config["retry_initial_s"]), retry_max_s=float(config["retry_max_s"]), on_status=on_status,
     )

@@ -133,7 +133,7 @@ def camera_frames(config, count: int) -> tuple[str, list]:
     """The configured camera's name and ``count`` frames from it (CaptureError naming every
     source tried)."""
     from assistant.cli import UsageError
-    from vision.capture import CaptureError, as_bgr, camera_from_config
+    from vision.capture import CaptureError, as_bgr, camera_from_config, upright
 
     camera = camera_from_config(config)
     if camera is None:
@@ -146,7 +146,7 @@ def camera_frames(config, count: int) -> tuple[str, list]:
             image = source.grab()
             if image is None:
                 raise CaptureError.one(source.name, f"ended after {len(frames)} frames", "give fewer --frames")
-            frames.append(as_bgr(image, source.name))
+            frames.append(upright(as_bgr(image, source.name), camera.rotate))
         return source.name, frames[-count:]
     finally:
         camera.close()

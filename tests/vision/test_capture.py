@@ -387,6 +387,22 @@ def test_the_synthetic_source_draws_frame_n_with_the_given_renderer():
     assert frames[0].image.shape == (20, 30, 3) and clock.waits == [0.1, 0.1]
 
 
+@pytest.mark.parametrize("rotate, shape, corner", [
+    (0, (20, 30), (0, 0)), (90, (30, 20), (0, 19)), (180, (20, 30), (19, 29)), (270, (30, 20), (29, 0))])
+def test_a_camera_mounted_sideways_or_upside_down_gives_upright_frames(rotate, shape, corner):
+    image = np.zeros((20, 30, 3), np.uint8)
+    image[0, 0] = 255                                 # the top-left pixel (row, column), turned clockwise
+    camera = Camera([SyntheticSource(lambda i: image)], fps=1e6, rotate=rotate)
+    turned = camera.read().image
+    assert turned.shape[:2] == shape
+    assert tuple(np.argwhere(turned[..., 0]).ravel()) == corner
+
+
+def test_a_rotation_other_than_a_quarter_turn_is_refused():
+    with pytest.raises(ValueError, match=r"camera.rotate must be 0, 90, 180 or 270 \(degrees clockwise\), got 45"):
+        Camera([SyntheticSource(lambda i: np.zeros((2, 2, 3), np.uint8))], rotate=45)
+
+
 def test_images_that_are_not_8_bit_are_refused():
     with pytest.raises(CaptureError, match="not an 8-bit image"):
         as_bgr(np.zeros((4, 4, 3), np.float32), "renderer")

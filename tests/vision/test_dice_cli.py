@@ -188,6 +188,15 @@ def test_calibrate_dice_background_leaves_out_a_live_camera_s_first_frames(tmp_p
     assert np.array_equal(learnt, cv2.cvtColor(mat, cv2.COLOR_BGR2GRAY))
 
 
+def test_calibration_frames_are_turned_as_the_camera_is(tmp_path):
+    empty_mat_photos(tmp_path / "recording", lights=(1.0,))
+    camera = {"source": "images", "path": str(tmp_path / "recording"), "loop": False}
+    config = {**settings.load(user_path=Path("/nonexistent")).section("camera"), **camera}
+    _, (upright,) = calibrate_dice.camera_frames(config, 1)
+    _, (turned,) = calibrate_dice.camera_frames({**config, "rotate": 90}, 1)
+    assert np.array_equal(turned, cv2.rotate(upright, cv2.ROTATE_90_CLOCKWISE))
+
+
 def test_eval_dice_does_not_use_the_empty_table_learnt_for_the_camera(tmp_path, capsys):
     dice = labelled_folder(tmp_path / "photos", [806])
     # learnt from the very photo judged: were it used, every die there would be the empty table
