@@ -313,13 +313,8 @@ def as_bgr(image: np.ndarray, source: str) -> np.ndarray:
     return image
 
 
+# camera.rotate, in degrees clockwise: OpenCV's turn
 _TURNS = {0: None, 90: cv2.ROTATE_90_CLOCKWISE, 180: cv2.ROTATE_180, 270: cv2.ROTATE_90_COUNTERCLOCKWISE}
-
-
-def upright(image: np.ndarray, degrees: int) -> np.ndarray:
-    """``image`` turned ``degrees`` clockwise (camera.rotate: 0, 90, 180 or 270)."""
-    turn = _TURNS[degrees]
-    return image if turn is None else cv2.rotate(image, turn)
 
 
 class CameraStatus(str, Enum):
@@ -394,7 +389,7 @@ class Camera:
                 try:
                     image = self.active.grab()
                     if image is not None:
-                        image = upright(as_bgr(image, self.active.name), self.rotate)
+                        image = self.upright(image, self.active.name)
                 except CaptureError as exc:
                     log.warning("camera: %s", exc)
                     self._drop_active()
@@ -413,6 +408,12 @@ class Camera:
                 self._index += 1
                 return frame
         return None
+
+    def upright(self, image: np.ndarray, source: str) -> np.ndarray:
+        """A source's image as BGR, turned ``rotate`` degrees clockwise."""
+        image = as_bgr(image, source)
+        turn = _TURNS[self.rotate]
+        return image if turn is None else cv2.rotate(image, turn)
 
     def frames(self) -> Iterator[Frame]:
         while (frame := self.read()) is not None:

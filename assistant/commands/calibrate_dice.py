@@ -133,7 +133,7 @@ def camera_frames(config, count: int) -> tuple[str, list]:
     """The configured camera's name and ``count`` frames from it (CaptureError naming every
     source tried)."""
     from assistant.cli import UsageError
-    from vision.capture import CaptureError, as_bgr, camera_from_config, upright
+    from vision.capture import CaptureError, camera_from_config
 
     camera = camera_from_config(config)
     if camera is None:
@@ -146,7 +146,7 @@ def camera_frames(config, count: int) -> tuple[str, list]:
             image = source.grab()
             if image is None:
                 raise CaptureError.one(source.name, f"ended after {len(frames)} frames", "give fewer --frames")
-            frames.append(upright(as_bgr(image, source.name), camera.rotate))
+            frames.append(camera.upright(image, source.name))
         return source.name, frames[-count:]
     finally:
         camera.close()
