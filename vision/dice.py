@@ -309,7 +309,7 @@ class DiceReader:
                 proposal, square = _on_the_pip(levels, proposal, square)
             found.append((self._reading(proposal, score, probabilities, square), square))
         if self.enrolled is None:
-            seen_sides = _side_faces([reading for reading, _ in found])
+            seen_sides = _side_faces([reading for reading, _ in found], [_pip_flatness(square) for _, square in found])
             found = [f for k, f in enumerate(found) if k not in seen_sides]
         return found
 
@@ -483,6 +483,7 @@ _APART = 0.5    # least centre distance of two dice, in the larger one's sides
 _SURE, _LARGE, _HALF, _ALIKE, _CENTRED = 0.8, 1.4, (0.42, 0.7), 0.7, 0.25
 _NEST_SURE, _NEST_RATIO = 0.97, 0.7  # see _suppress
 _SIDE_NEAR, _SIDE_TURN, _SIDE_SURE = 0.7, 50, 0.98  # see _side_faces
+_SLANT_NEAR, _SLANT = 1.0, 0.85  # see _side_faces
 # _read_faces: the most face readings of a frame's proposals (the first, then after rejections),
 # and the least confidence of a die that a rejected patch had kept out (side faces seen by an
 # oblique camera, kept out by their die's top face checked with them, are mostly less sure)
@@ -502,6 +503,7 @@ _SIDE = PATCH_SIDE / PATCH_CONTEXT  # a die's side in its patch, px
 _MIDDLE = (PATCH_SIDE - 1) / 2  # a patch's middle, px
 _RADIUS = np.hypot(*np.mgrid[:PATCH_SIDE, :PATCH_SIDE] - _MIDDLE)  # from the patch's middle, px
 _PIP_CONTRAST = 30  # least grey-level difference of a pip from its face
+_ROUND_PIP, _ELLIPSE_FILL = 12, 0.1  # see _pip_flatness
 
 
 def _suppress(proposals: np.ndarray, confidence: np.ndarray, minimum: float, nested: bool = False) -> list[int]:
@@ -528,22 +530,35 @@ def _suppress(proposals: np.ndarray, confidence: np.ndarray, minimum: float, nes
     return kept
 
 
-def _side_faces(readings: Sequence[DieReading]) -> set[int]:
+def _side_faces(readings: Sequence[DieReading], flatness: Sequence[list[float]] = ()) -> set[int]:
     """Indices of pip dice that are another die's side face. A camera looking down at a slant,
     its image upright, sees the side of a die that faces it just below the die's top face
     (less than _SIDE_NEAR sides from its centre, within _SIDE_TURN degrees of straight down),
     where two dice lying flat would not both fit: they are a side apart, and the reader sizes a
     die at most about a quarter too large. A side face shows neither its top face's value nor
     the opposite one (they add up to 7), so a reading there that does is another die; and a very
-    sure one (_SIDE_SURE) is kept, as the networks are sure of few side faces."""
+    sure one (_SIDE_SURE) is kept, as the networks are sure of few side faces.
+
+    ``flatness`` holds each reading's pips' height over width (``_pip_flatness``). Where the
+    pips of the other dice the networks are sure of come out flattened (median under _SLANT;
+    round from straight above), the camera leans far over: it sees more of each side face, the
+    reader sizes a die by its foreshortened top face, and side faces lie up to _SLANT_NEAR of
+    those sides below it. There side faces are many and some look very sure, so any reading
+    there that could be one is taken for one. (Dice seen straight down give a median of 0.95
+    or more in the tray photos; the webcam, leaning over the table, 0.6 to 0.85.)"""
     sides = set()
-    for (_, top), (k, low) in itertools.permutations(enumerate(readings), 2):
-        dx, dy = low.x - top.x, low.y - top.y
-        near = math.hypot(dx, dy) < _SIDE_NEAR * max(top.box[1][0], low.box[1][0])
-        below = dy > 0 and abs(math.degrees(math.atan2(dx, dy))) <= _SIDE_TURN
-        a, b = int(top.face), int(low.face)
-        if near and below and low.confidence < _SIDE_SURE and a != b and a + b != 7:
-            sides.add(k)
+    for k, low in enumerate(readings):
+        others = [ratio for i, ratios in enumerate(flatness)
+                  if i != k and readings[i].confidence >= _SIDE_SURE for ratio in ratios]
+        slanted = bool(others) and float(np.median(others)) < _SLANT
+        near_limit, sure = (_SLANT_NEAR, math.inf) if slanted else (_SIDE_NEAR, _SIDE_SURE)
+        for top in readings:
+            dx, dy = low.x - top.x, low.y - top.y
+            near = math.hypot(dx, dy) < near_limit * max(top.box[1][0], low.box[1][0])
+            below = dy > 0 and abs(math.degrees(math.atan2(dx, dy))) <= _SIDE_TURN
+            a, b = int(top.face), int(low.face)
+            if near and below and low.confidence < sure and a != b and a + b != 7:
+                sides.add(k)
     return sides
 
 
@@ -579,15 +594,7 @@ def _on_the_pip(levels, proposal: np.ndarray, square: np.ndarray) -> tuple[np.nd
     """A die showing 1 centred on its pip, which is its top face's centre (the networks place a
     centre to within about a fifth of the side, more than a pip's radius), and its patch there;
     unchanged when no pip-sized blob stands out near the middle of ``square``."""
-    gray = cv2.cvtColor(square, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    contrast = np.abs(gray - np.median(gray[_RADIUS < 0.3 * _SIDE]))
-    strongest = contrast[_RADIUS < 0.35 * _SIDE].max()
-    if strongest < _PIP_CONTRAST:
-        return proposal, square
-    marked = ((contrast > strongest / 2) & (_RADIUS < 0.45 * _SIDE)).astype(np.uint8)
-    count, _, stats, centres = cv2.connectedComponentsWithStats(marked)
-    pips = [(math.hypot(*(centres[k] - _MIDDLE)), centres[k]) for k in range(1, count)
-            if 0.005 <= stats[k, cv2.CC_STAT_AREA] / _SIDE ** 2 <= 0.08]
+    pips = [(math.hypot(*(centre - _MIDDLE)), centre) for _, centre, _ in _pips(square, 0.45)]
     nearest = min(pips, key=lambda pip: pip[0], default=None)
     if nearest is None or nearest[0] >= 0.3 * _SIDE:
         return proposal, square
@@ -595,6 +602,36 @@ def _on_the_pip(levels, proposal: np.ndarray, square: np.ndarray) -> tuple[np.nd
     shift = (nearest[1] - _MIDDLE) * side * PATCH_CONTEXT / PATCH_SIDE
     moved = np.array([x + shift[0], y + shift[1], side])
     return moved, patch(levels, *moved)
+
+
+def _pip_flatness(square: np.ndarray) -> list[float]:
+    """Height over width of each pip of the die in the middle of ``square`` that is large
+    enough (_ROUND_PIP px) and filled like an ellipse (within _ELLIPSE_FILL) to have a shape."""
+    ratios = []
+    for area, _, (xx, yy, xy) in _pips(square, 0.5):
+        fill = area / (4 * math.pi * math.sqrt(max(xx * yy - xy * xy, 1e-9)))  # 1 for a filled ellipse
+        if area >= _ROUND_PIP and abs(fill - 1) <= _ELLIPSE_FILL:
+            ratios.append(math.sqrt(yy / xx))
+    return ratios
+
+
+def _pips(square: np.ndarray, reach: float) -> list[tuple[float, np.ndarray, tuple[float, float, float]]]:
+    """The pip-sized blobs of the die in the middle of ``square`` within ``reach`` sides of the
+    middle, that stand out from its face by half the strongest contrast there (at least
+    _PIP_CONTRAST): (area in px, centre, (xx, yy, xy) second moments about the centre) each."""
+    gray = cv2.cvtColor(square, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    contrast = np.abs(gray - np.median(gray[_RADIUS < 0.3 * _SIDE]))
+    strongest = contrast[_RADIUS < (reach - 0.1) * _SIDE].max()
+    if strongest < _PIP_CONTRAST:
+        return []
+    marked = ((contrast > strongest / 2) & (_RADIUS < reach * _SIDE)).astype(np.uint8)
+    count, labels, stats, centres = cv2.connectedComponentsWithStats(marked)
+    pips = []
+    for k in range(1, count):
+        if 0.005 <= stats[k, cv2.CC_STAT_AREA] / _SIDE ** 2 <= 0.08:
+            m = cv2.moments((labels == k).astype(np.uint8), binaryImage=True)
+            pips.append((m["m00"], centres[k], (m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"])))
+    return pips
 
 
 def _edge_angle(square: np.ndarray) -> float:
