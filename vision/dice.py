@@ -24,12 +24,13 @@ still shows it as it was: the mat's printed markers and lettering.
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
 import cv2
 import numpy as np
@@ -309,7 +310,8 @@ class DiceReader:
                 proposal, square = _on_the_pip(levels, proposal, square)
             found.append((self._reading(proposal, score, probabilities, square), square))
         if self.enrolled is None:
-            seen_sides = _side_faces([reading for reading, _ in found], [_pip_flatness(square) for _, square in found])
+            flatness = functools.cache(lambda k: _pip_flatness(found[k][1]))  # measured where it matters
+            seen_sides = _side_faces([reading for reading, _ in found], flatness)
             found = [f for k, f in enumerate(found) if k not in seen_sides]
         return found
 
@@ -530,7 +532,7 @@ def _suppress(proposals: np.ndarray, confidence: np.ndarray, minimum: float, nes
     return kept
 
 
-def _side_faces(readings: Sequence[DieReading], flatness: Sequence[list[float]] = ()) -> set[int]:
+def _side_faces(readings: Sequence[DieReading], flatness: Callable[[int], list[float]] = lambda k: []) -> set[int]:
     """Indices of pip dice that are another die's side face. A camera looking down at a slant,
     its image upright, sees the side of a die that faces it just below the die's top face
     (less than _SIDE_NEAR sides from its centre, within _SIDE_TURN degrees of straight down),
@@ -539,7 +541,7 @@ def _side_faces(readings: Sequence[DieReading], flatness: Sequence[list[float]] 
     the opposite one (they add up to 7), so a reading there that does is another die; and a very
     sure one (_SIDE_SURE) is kept, as the networks are sure of few side faces.
 
-    ``flatness`` holds each reading's pips' height over width (``_pip_flatness``). Where the
+    ``flatness(k)`` gives reading k's pips' height over width (``_pip_flatness``). Where the
     pips of the other dice the networks are sure of come out flattened (median under _SLANT;
     round from straight above), the camera leans far over: it sees more of each side face, the
     reader sizes a die by its foreshortened top face, and side faces lie up to _SLANT_NEAR of
@@ -547,19 +549,24 @@ def _side_faces(readings: Sequence[DieReading], flatness: Sequence[list[float]] 
     there that could be one is taken for one. (Dice seen straight down give a median of 0.95
     or more in the tray photos; the webcam, leaning over the table, 0.6 to 0.85.)"""
     sides = set()
-    for k, low in enumerate(readings):
-        others = [ratio for i, ratios in enumerate(flatness)
-                  if i != k and readings[i].confidence >= _SIDE_SURE for ratio in ratios]
-        slanted = bool(others) and float(np.median(others)) < _SLANT
-        near_limit, sure = (_SLANT_NEAR, math.inf) if slanted else (_SIDE_NEAR, _SIDE_SURE)
-        for top in readings:
-            dx, dy = low.x - top.x, low.y - top.y
-            near = math.hypot(dx, dy) < near_limit * max(top.box[1][0], low.box[1][0])
-            below = dy > 0 and abs(math.degrees(math.atan2(dx, dy))) <= _SIDE_TURN
-            a, b = int(top.face), int(low.face)
-            if near and below and low.confidence < sure and a != b and a + b != 7:
-                sides.add(k)
+    for (_, top), (k, low) in itertools.permutations(enumerate(readings), 2):
+        dx, dy = low.x - top.x, low.y - top.y
+        distance = math.hypot(dx, dy) / max(top.box[1][0], low.box[1][0])  # in sides
+        below = dy > 0 and abs(math.degrees(math.atan2(dx, dy))) <= _SIDE_TURN
+        a, b = int(top.face), int(low.face)
+        if not (below and distance < _SLANT_NEAR and a != b and a + b != 7):  # the larger limit
+            continue
+        if (distance < _SIDE_NEAR and low.confidence < _SIDE_SURE) or _slanted(readings, flatness, k):
+            sides.add(k)
     return sides
+
+
+def _slanted(readings: Sequence[DieReading], flatness: Callable[[int], list[float]], k: int) -> bool:
+    """Whether the pips of the dice other than reading k that the networks are sure of come out
+    flattened (see _side_faces)."""
+    others = [ratio for i, reading in enumerate(readings) if i != k and reading.confidence >= _SIDE_SURE
+              for ratio in flatness(i)]
+    return bool(others) and float(np.median(others)) < _SLANT
 
 
 def _two_as_one(proposals: np.ndarray, confidence: np.ndarray, ones: np.ndarray) -> np.ndarray:
@@ -628,9 +635,10 @@ def _pips(square: np.ndarray, reach: float) -> list[tuple[float, np.ndarray, tup
     count, labels, stats, centres = cv2.connectedComponentsWithStats(marked)
     pips = []
     for k in range(1, count):
-        if 0.005 <= stats[k, cv2.CC_STAT_AREA] / _SIDE ** 2 <= 0.08:
-            m = cv2.moments((labels == k).astype(np.uint8), binaryImage=True)
-            pips.append((m["m00"], centres[k], (m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"])))
+        x, y, w, h, area = stats[k]
+        if 0.005 <= area / _SIDE ** 2 <= 0.08:
+            m = cv2.moments((labels[y:y + h, x:x + w] == k).astype(np.uint8), binaryImage=True)
+            pips.append((area, centres[k], (m["mu20"] / area, m["mu02"] / area, m["mu11"] / area)))
     return pips
 
 
