@@ -86,10 +86,15 @@ _SHORTER_EDGE = 0.9
 
 
 def find_corners(frame: np.ndarray, params: DetectParams, min_side: float = 0.035,
-                 levels: tuple[int, ...] = (120, 160, 200)) -> list[Corner]:
+                 levels: tuple[int, ...] = (120, 160, 200), cut_levels: tuple[int, ...] = (190,)) -> list[Corner]:
     """Right-angled convex corners of bright regions, one edge at least ``min_side`` of the
     frame's larger side long, the other at least _SHORTER_EDGE of that; bright regions are also
-    cut along image edges so that overlapping cards come apart."""
+    cut along image edges so that overlapping cards come apart.
+
+    The regions are brighter than each of ``levels``; and, cut along image edges only, brighter
+    than each of ``cut_levels``: a card on cream paper joins the paper at the lower levels, while
+    at 190 the paper drops out, but uncut, so do parts of printed papers shaped like a card's
+    corner."""
     h, w = frame.shape[:2]
     scale = min(1.0, params.detect_width / max(h, w))
     small = cv2.resize(frame, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA) \
@@ -99,10 +104,13 @@ def find_corners(frame: np.ndarray, params: DetectParams, min_side: float = 0.03
     cuts = cv2.bitwise_not(cv2.dilate(cv2.Canny(cv2.GaussianBlur(gray, (3, 3), 0), *params.canny), None))
     shortest = min_side * max(small.shape[:2])
     found: list[Corner] = []
+    masks = []
     for level in levels:
         mask = cv2.threshold(white, level, 255, cv2.THRESH_BINARY)[1]
-        for m in (mask, cv2.bitwise_and(mask, cuts)):
-            found += _mask_corners(m, shortest)
+        masks += [mask, cv2.bitwise_and(mask, cuts)]
+    masks += [cv2.bitwise_and(cv2.threshold(white, level, 255, cv2.THRESH_BINARY)[1], cuts) for level in cut_levels]
+    for mask in masks:
+        found += _mask_corners(mask, shortest)
     found = [Corner((c.point[0] / scale, c.point[1] / scale), c.right, c.down) for c in found]
     return _distinct_corners(found, 4.0 / scale)
 

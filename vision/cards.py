@@ -33,9 +33,11 @@ from vision.mat import MatLayout, MatPose
 
 # A card read by one corner has a guessed size: only the part of it within this fraction of its
 # guessed sides from its index surely hides another index; an index farther in, still inside
-# its guessed outline, must read at least HIDDEN_INDEX_CERTAINTY to be another card.
+# its guessed outline, must read at least HIDDEN_INDEX_CERTAINTY to be another card, unless it
+# is turned as that card is and about as large (_lying_over).
 SURELY_HIDDEN = 0.5
 HIDDEN_INDEX_CERTAINTY = 0.99
+LYING_OVER_TURN, LYING_OVER_SIZE = 0.9, 0.7  # see _lying_over
 # A corner point is found to a pixel or so, and an index cut out from one exact placement reads
 # differently as the photo's noise changes (the figures moved with a photo merely saved again as
 # JPEG): each index is also read from its corner moved this fraction of the card's width either
@@ -258,7 +260,8 @@ class CardReader:
             if any(_one_card(reading, k) for k in readings):
                 continue
             if certainty < HIDDEN_INDEX_CERTAINTY and any(
-                    cv2.pointPolygonTest(k.corners.reshape(-1, 1, 2), reading.anchor, False) >= 0 for k in readings):
+                    cv2.pointPolygonTest(k.corners.reshape(-1, 1, 2), reading.anchor, False) >= 0
+                    and not _lying_over(reading, k) for k in readings):
                 continue
             readings.append(reading)
             near = reading.corners[:1] + SURELY_HIDDEN * (reading.corners - reading.corners[:1])
@@ -309,6 +312,18 @@ class CardReader:
         if colour_p is not None:
             colours = {c: float(v) for c, v in zip(self.model.colours.classes, colour_p)}
         return CardReading(corners.astype(np.float32), min(face_down, 1.0), colours, values, float(certainty))
+
+
+def _lying_over(reading: CardReading, under: CardReading) -> bool:
+    """Whether a card read by a corner inside the guessed outline of another, ``under``, beyond
+    the part that surely hides an index, lies over it: it is turned as ``under`` is, and about
+    as large. Within a card, what reads as an index otherwise is its other index (turned half
+    round), its picture's frame (whose corners turned as the card are near its index), or a pip
+    or part of the picture that reads as an index far smaller than a card."""
+    a, b = reading.corners[1] - reading.corners[0], under.corners[1] - under.corners[0]  # their first sides
+    ratio = float(np.linalg.norm(a) / np.linalg.norm(b))
+    turned_alike = float(a @ b) / (np.linalg.norm(a) * np.linalg.norm(b)) >= LYING_OVER_TURN
+    return turned_alike and LYING_OVER_SIZE <= ratio <= 1 / LYING_OVER_SIZE
 
 
 def _another_card(outline: np.ndarray, point, typical: float) -> bool:

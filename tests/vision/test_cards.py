@@ -14,8 +14,8 @@ from vision.card_model import CardModel, EnrolmentError, Linear
 from vision.card_corners import Corner, card_corners, find_corners, index_patches, nudged
 from vision.card_features import portrait, rectify
 import vision.cards
-from vision.cards import (WIDTH_SOFTNESS, CardReader, CardReading, ReaderParams, _another_card, _one_card,
-                          _opposite_indices, _read_by_both_indices, enrol, mix_widths)
+from vision.cards import (WIDTH_SOFTNESS, CardReader, CardReading, ReaderParams, _another_card, _lying_over,
+                          _one_card, _opposite_indices, _read_by_both_indices, enrol, mix_widths)
 from vision.evaluate import Box, Found, match
 from vision.mat import MatLocator
 from vision.synth.cards import (CARD_MM, HILO_COLOURS, HILO_DECK, HILO_VALUES, enrolment_tables, hilo_table,
@@ -256,6 +256,30 @@ def test_a_corner_whose_edge_the_index_cuts_short_is_found_if_not_too_short(show
     cv2.rectangle(frame, (100, 80 + shown), (125, 130), (20, 20, 20), -1)  # dark ink reaching the left edge
     corners = find_corners(frame, ReaderParams().detect)
     assert any(abs(c.point[0] - 100) < 3 and abs(c.point[1] - 80) < 3 for c in corners) == found
+
+
+def test_a_card_on_cream_paper_a_little_darker_than_it_is_found():
+    frame = np.full((400, 400, 3), 40, np.uint8)
+    paper = cv2.boxPoints(((200, 200), (330, 330), 5))
+    card = cv2.boxPoints(((190, 205), (140, 210), 10))
+    cv2.fillConvexPoly(frame, np.int32(paper), (186, 214, 230))  # cream paper: its least channel 186
+    cv2.fillConvexPoly(frame, np.int32(card), (196, 198, 200))   # a card in the shade: 196
+
+    def found(corners) -> list[bool]:
+        return [any(np.hypot(*(np.array(c.point) - p)) < 4 for c in corners) for p in card]
+
+    assert all(found(find_corners(frame, ReaderParams().detect)))
+    # the levels alone (120, 160 and 200) see the card and the paper as one, or neither
+    assert not any(found(find_corners(frame, ReaderParams().detect, cut_levels=())))
+
+
+def test_a_card_read_by_a_corner_inside_another_s_guessed_outline_lies_over_it_if_turned_alike_and_as_large():
+    under = by_corner((100, 100), (1, 0), (0, 1))                              # 100 x 150 px, guessed
+    assert _lying_over(by_corner((180, 140), (1, 0), (0, 1)), under)
+    assert _lying_over(by_corner((180, 140), (1, 0), (0, 1), width=77), under)  # the next guessed width
+    assert not _lying_over(by_corner((180, 140), (1, 0), (0, 1), width=60), under)  # a pip read as an index
+    assert not _lying_over(by_corner((180, 140), (0, 1), (-1, 0)), under)      # a quarter turned: its picture's frame
+    assert not _lying_over(by_corner((180, 230), (-1, 0), (0, -1)), under)     # half turned: its other index
 
 
 def test_a_logistic_classifier_weighs_classes_equally_and_gives_probabilities():
