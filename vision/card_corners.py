@@ -91,10 +91,10 @@ def find_corners(frame: np.ndarray, params: DetectParams, min_side: float = 0.03
     frame's larger side long, the other at least _SHORTER_EDGE of that; bright regions are also
     cut along image edges so that overlapping cards come apart.
 
-    The regions are brighter than each of ``levels``; and, cut along image edges only, brighter
-    than each of ``cut_levels``: a card on cream paper joins the paper at the lower levels, while
-    at 190 the paper drops out, but uncut, so do parts of printed papers shaped like a card's
-    corner."""
+    The regions are brighter than each of ``levels``, cut and uncut; and brighter than each of
+    ``cut_levels``, cut only. A card on cream paper joins the paper at the lower levels and at
+    190 stands apart from it; but uncut, that level also shows parts of printed papers shaped
+    like a card's corner."""
     h, w = frame.shape[:2]
     scale = min(1.0, params.detect_width / max(h, w))
     small = cv2.resize(frame, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA) \
