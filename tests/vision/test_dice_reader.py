@@ -171,7 +171,7 @@ def test_missing_model_and_bad_settings_are_named(tmp_path):
 # detector looked closer at small dice), oblique webcam views of white dice on wood, a die near
 # the webcam twice the usual size, twos (whose pips were once read as small dice), and dice whose
 # face turned to the webcam was once reported as a die of its own (the last five; in the last two,
-# nearly a side below the top face and, in four_15, very surely).
+# three quarters of a side below the top face, and in four_15 read 0.995 sure).
 REAL = {
     "dice-tray": ("IMG_20191208_112251.jpg", "IMG_20191209_095414.jpg", "IMG_20191208_112340.jpg",
                   "IMG_20191208_112332.jpg", "IMG_20191208_112404.jpg"),
