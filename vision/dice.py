@@ -582,9 +582,10 @@ def _specks(readings: Sequence[DieReading]) -> set[int]:
     small, ones, at least 0.83.)"""
     specks = set()
     for k, reading in enumerate(readings):
+        if max(reading.faces.values()) >= _SPECK_FACE:
+            continue
         others = [other.box[1][0] for i, other in enumerate(readings) if i != k and other.confidence >= _SIDE_SURE]
-        if others and reading.box[1][0] < _SPECK * float(np.median(others)) \
-                and max(reading.faces.values()) < _SPECK_FACE:
+        if others and reading.box[1][0] < _SPECK * float(np.median(others)):
             specks.add(k)
     return specks
 
