@@ -567,8 +567,7 @@ def _side_faces(readings: Sequence[DieReading], flatness: Callable[[int], list[f
 def _slanted(readings: Sequence[DieReading], flatness: Callable[[int], list[float]], k: int) -> bool:
     """Whether the pips of the dice other than reading k that the networks are sure of come out
     flattened (see _side_faces)."""
-    others = [ratio for i, reading in enumerate(readings) if i != k and reading.confidence >= _SIDE_SURE
-              for ratio in flatness(i)]
+    others = [ratio for i in _sure_others(readings, k) for ratio in flatness(i)]
     return bool(others) and float(np.median(others)) < _SLANT
 
 
@@ -584,10 +583,16 @@ def _specks(readings: Sequence[DieReading]) -> set[int]:
     for k, reading in enumerate(readings):
         if max(reading.faces.values()) >= _SPECK_FACE:
             continue
-        others = [other.box[1][0] for i, other in enumerate(readings) if i != k and other.confidence >= _SIDE_SURE]
+        others = [readings[i].box[1][0] for i in _sure_others(readings, k)]
         if others and reading.box[1][0] < _SPECK * float(np.median(others)):
             specks.add(k)
     return specks
+
+
+def _sure_others(readings: Sequence[DieReading], k: int) -> list[int]:
+    """Indices of the readings other than k that the networks are sure of (_SIDE_SURE): the
+    dice the others are measured against."""
+    return [i for i, reading in enumerate(readings) if i != k and reading.confidence >= _SIDE_SURE]
 
 
 def _two_as_one(proposals: np.ndarray, confidence: np.ndarray, ones: np.ndarray) -> np.ndarray:
