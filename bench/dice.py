@@ -1,9 +1,9 @@
 """Dice reader figures: accuracy on the labelled photo folders (all, tune and held-out parts, the
 photos' middles enlarged twice, where the dice are twice as large, the photos reduced to half,
 the photos turned a quarter, and the labelled dice cut out, as --crops judges them), dice in
-touching pairs on synthetic scenes, dice on synthetic photos of the printed mats without and with the empty table learnt, whether the
-learnt table is found stale once the camera or the mat moves, and single-threaded speed per
-640x640 frame, with the share of each stage.
+touching pairs on synthetic scenes, dice on synthetic photos of the printed mats without and
+with the empty table learnt, whether the learnt table is found stale once the camera or the mat
+moves, and single-threaded speed per 640x640 frame, with the share of each stage.
 
     /work/venv-dev/bin/python bench/dice.py        (from the repository root)
 
@@ -28,7 +28,7 @@ from assistant import settings as settings_mod
 from assistant.commands.print_mat import all_mat_layouts, zone_names
 from vision.dice import CHECKER_MODEL, DETECTOR_MODEL, FACE_MODEL, DiceReader, _run, load_network
 from vision.dice_background import TableBackground
-from vision.dice_patches import PATCH_SIDE
+from vision.dice_patches import PATCH_SIDE, blob, folded_blob
 from vision.evaluate import (Found, cut_out, enlarged_middle, evaluate, evaluate_crops, load_image, quarter_turned,
                              read_labels, reduced_to_middle)
 from vision.stillness import StillnessGate
@@ -226,14 +226,15 @@ def engines() -> None:
         print("engines: this OpenCV has only the classic engine")
         return
     rng = np.random.default_rng(0)
-    for name, side, batch in ((DETECTOR_MODEL, 448, 1), (CHECKER_MODEL, PATCH_SIDE, 24), (FACE_MODEL, PATCH_SIDE, 6)):
+    for name, side, batch, make_blob in ((DETECTOR_MODEL, 448, 1, blob), (CHECKER_MODEL, PATCH_SIDE, 24, folded_blob),
+                                         (FACE_MODEL, PATCH_SIDE, 6, blob)):
         nets = {engine: load_network(name, getattr(cv2.dnn, engine)) for engine in ("ENGINE_NEW", "ENGINE_CLASSIC")}
         images = [rng.integers(0, 256, (side, side, 3), dtype=np.uint8) for _ in range(batch)]
         times: dict[str, list[float]] = {engine: [] for engine in nets}
         for _ in range(SPEED_FRAMES):
             for engine, net in nets.items():
                 start = time.perf_counter()
-                _run(net, images)
+                _run(net, images, make_blob)
                 times[engine].append((time.perf_counter() - start) * 1000)
         new, classic = (statistics.median(times[e]) for e in nets)
         print(f"engines, {name} x{batch}: new {new:.2f} ms, classic {classic:.2f} ms "

@@ -14,7 +14,8 @@ Three kinds of small networks (ONNX, run by ``cv2.dnn``; trained by ``vision/tra
    network, which learnt most from the faces the first reads poorly.
 
 All patch networks give the same outputs (die logit, six face logits, centre shift, size
-ratio; ``vision.dice_patches``), so any can stand in for another.
+ratio; ``vision.dice_patches``). The checker takes its patches folded into 2x2 blocks
+(``folded_blob``), which OpenCV runs faster.
 
 The die's angle comes from the patch's edges, its colour from the median of its top face matched
 against a palette. Dice with printed faces (the Excape 1-7 and X) are read against faces enrolled
@@ -39,8 +40,8 @@ from engine.table import Die
 from vision.dice_background import TableBackground
 from vision.dice_colours import Palette, body_colour
 from vision.dice_faces import EnrolledFaces, face_square
-from vision.dice_patches import (DETECTOR_MULTIPLE, DETECTOR_STRIDE, PATCH_CONTEXT, PATCH_SIDE, PIP_FACES,
-                                 detector_input, patch, pyramid)
+from vision.dice_patches import (DETECTOR_MULTIPLE, DETECTOR_STRIDE, PATCH_CONTEXT, PATCH_SIDE, PIP_FACES, blob,
+                                 detector_input, folded_blob, patch, pyramid)
 
 DETECTOR_MODEL = "dice_detector.onnx"
 CHECKER_MODEL = "dice_checker.onnx"
@@ -270,7 +271,7 @@ class DiceReader:
     def _look(self, levels: list[np.ndarray], proposals: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The checker's view of (x, y, side) proposals: each moved as it answers, the
         probability that it is a die, and whether it looks like a one."""
-        out = _run(self.checker, [patch(levels, *p) for p in proposals])
+        out = _run(self.checker, [patch(levels, *p) for p in proposals], folded_blob)
         return _moved(proposals, out), _sigmoid(out[:, 0]), out[:, 1:7].argmax(axis=1) == PIP_FACES.index("1")
 
     def _read_faces(self, levels, proposals: np.ndarray, confidence: np.ndarray, ones: np.ndarray, minimum: float):
@@ -414,14 +415,11 @@ def load_network(name_or_path: str, engine: int | None = None) -> cv2.dnn.Net:
         raise DiceReaderError(f"{path}: not a readable ONNX model ({exc.msg.strip() or exc})") from None
 
 
-def _run(network: cv2.dnn.Net, images: Sequence[np.ndarray]) -> np.ndarray:
-    """The network's output for same-sized BGR images given as an NCHW blob in 0..1.
-
-    Built with numpy: ``cv2.dnn.blobFromImage`` is many times slower on some OpenCV builds.
-    """
-    blob = np.stack(images).transpose(0, 3, 1, 2).astype(np.float32)
-    blob *= np.float32(1 / 255)
-    network.setInput(blob)
+def _run(network: cv2.dnn.Net, images: Sequence[np.ndarray],
+         make_blob: Callable[[Sequence[np.ndarray]], np.ndarray] = blob) -> np.ndarray:
+    """The network's output for same-sized BGR images, given as ``make_blob`` builds them
+    (``vision.dice_patches``: the checker takes ``folded_blob``)."""
+    network.setInput(make_blob(images))
     return network.forward().astype(np.float64)
 
 

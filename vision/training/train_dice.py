@@ -14,7 +14,8 @@ stage first, and the re-reading stage weighs the dice by the face network in ``-
 second face network is the face network trained with the next seed (other synthetic scenes,
 patches and starting weights), so that it errs apart from the first; the re-reading network is
 the second drawing the dice the first reads poorly more often. The face networks are stored
-with 16-bit weights. On one core of a 2-core machine, with another stage training on the other:
+with 16-bit weights; the checker is stored to take its patches folded into 2x2 blocks
+(``fold_first_convolution``). On one core of a 2-core machine, with another stage training on the other:
 about 11 min for the detector, 7 min for the checker, 63-67 min for each face network. One
 torch thread and fixed seeds: a rerun gives the same weights up to floating-point ordering.
 """
@@ -38,7 +39,8 @@ from engine.table import EXCAPE_FACES, STANDARD_FACES
 from vision.dice import (CHECKER_MODEL, DETECTOR_MODEL, FACE_MODEL, REREAD_FACE_MODEL, SECOND_FACE_MODEL, DiceReader,
                          _run, _softmax, at_both_sizes, load_network)
 from vision.dice_colours import Palette
-from vision.dice_patches import DETECTOR_STRIDE, FACE_OUTPUTS, PATCH_CONTEXT, PATCH_SIDE, PIP_FACES, patch, pyramid
+from vision.dice_patches import (DETECTOR_STRIDE, FACE_OUTPUTS, NORMALISED, PATCH_CONTEXT, PATCH_SIDE, PIP_FACES,
+                                 blob, fold_stem, folded_blob, patch, pyramid)
 from vision.synth.dice import BACKGROUNDS, DICE_COLOURS, Look, render_scene
 from vision.training.dice_data import LabelledDie, load_dice, split
 
@@ -64,10 +66,11 @@ def _separable(i: int, o: int, stride: int, dilation: int = 1) -> nn.Sequential:
 
 
 class Normalise(nn.Module):
-    """Inputs arrive as BGR in 0..1 (cv2.dnn.blobFromImages with scale 1/255)."""
+    """Inputs arrive as BGR in 0..1 (``vision.dice_patches.blob``)."""
 
     def forward(self, x):
-        return (x - 0.5) * 4
+        middle, gain = NORMALISED
+        return (x - middle) * gain
 
 
 class Detector(nn.Module):
@@ -280,7 +283,7 @@ def face_sample(photo: Photo, rng: np.random.Generator, negatives: list[tuple[fl
 # ---------------------------------------------------------------- training
 
 def to_tensor(images: list[np.ndarray]) -> torch.Tensor:
-    return torch.from_numpy(np.stack(images).astype(np.float32) / 255).permute(0, 3, 1, 2).contiguous()
+    return torch.from_numpy(blob(images)).contiguous()
 
 
 def train_detector(photos: list[Photo], steps: int, seed: int) -> nn.Module:
@@ -396,14 +399,64 @@ def train_patches(net: nn.Module, photos: list[Photo], negatives, steps: int, se
     return net.eval()
 
 
-def export(net: nn.Module, path: Path, example: torch.Tensor, dynamic: dict, half: bool = False) -> None:
+def export(net: nn.Module, path: Path, example: torch.Tensor, dynamic: dict, half: bool = False,
+           folded: bool = False) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         torch.onnx.export(net, example, str(path), opset_version=13, input_names=["input"],
                           output_names=["output"], dynamic_axes={"input": dynamic}, dynamo=False)
     if half:
         halve_weights(path)
+    if folded:
+        fold_first_convolution(path)
+        check_folded(net, path)
     print(f"wrote {path} ({path.stat().st_size // 1024} KiB)")
+
+
+def fold_first_convolution(path: Path) -> None:
+    """Make an exported patch network take ``folded_blob`` inputs: its normalisation and first
+    convolution (3x3, stride 2) become one 2x2 convolution with stride 1 (``fold_stem``)."""
+    import onnx
+    from onnx import helper, numpy_helper
+
+    model = onnx.load(str(path))
+    graph = model.graph
+    sub, mul, conv = [node for node in graph.node if node.op_type != "Constant"][:3]
+    attributes = {a.name: helper.get_attribute_value(a) for a in conv.attribute}
+    stem = tuple(attributes.get(name) for name in ("kernel_shape", "strides", "pads"))
+    if ([sub.op_type, mul.op_type, conv.op_type] != ["Sub", "Mul", "Conv"] or sub.input[0] != graph.input[0].name
+            or stem != ([3, 3], [2, 2], [1] * 4)):
+        raise ValueError(f"{path}: does not start with the normalisation and a 3x3, stride-2 convolution")
+    weights = {w.name: w for w in graph.initializer}
+    folded = fold_stem(*(numpy_helper.to_array(weights[name]) for name in conv.input[1:3]))
+    for name, value in zip(conv.input[1:3], folded):
+        graph.initializer.remove(weights[name])
+        graph.initializer.append(numpy_helper.from_array(value, name))
+    constants = {sub.input[1], mul.input[1]}
+    for node in [n for n in graph.node if n in (sub, mul) or (n.op_type == "Constant" and n.output[0] in constants)]:
+        graph.node.remove(node)
+    conv.input[0] = graph.input[0].name
+    del conv.attribute[:]
+    conv.attribute.extend(helper.make_attribute(name, value) for name, value in
+                          (("kernel_shape", [2, 2]), ("strides", [1, 1]), ("pads", [0] * 4), ("dilations", [1, 1])))
+    dims = graph.input[0].type.tensor_type.shape.dim
+    dims[1].dim_value = 4 * dims[1].dim_value
+    for dim in dims[2:]:
+        dim.dim_value = dim.dim_value // 2 + 1
+    onnx.checker.check_model(model)
+    onnx.save(model, str(path))
+
+
+def check_folded(net: nn.Module, path: Path) -> None:
+    """Raise unless OpenCV running the folded network on folded patches answers as PyTorch did
+    on the patches."""
+    patches = [np.random.default_rng(0).integers(0, 256, (PATCH_SIDE, PATCH_SIDE, 3), dtype=np.uint8) for _ in range(4)]
+    with torch.no_grad():
+        expected = net(to_tensor(patches)).numpy()
+    network = load_network(str(path))
+    network.setInput(folded_blob(patches))
+    if not np.allclose(network.forward(), expected, atol=1e-3):
+        raise ValueError(f"{path}: the folded network does not answer as the network it was folded from")
 
 
 def halve_weights(path: Path) -> None:
@@ -427,14 +480,14 @@ def halve_weights(path: Path) -> None:
     onnx.save(model, str(path))
 
 
-# stage: (file, network, steps option, seed offset, weights stored in 16 bits). The re-reading
-# network is the second trained on more of the dice the first face network reads poorly
-# (weigh_hard_dice); it comes last, as it weighs the photos' dice.
+# stage: (file, network, steps option, seed offset, weights stored in 16 bits, first convolution
+# folded). The re-reading network is the second trained on more of the dice the first face
+# network reads poorly (weigh_hard_dice); it comes last, as it weighs the photos' dice.
 PATCH_NETWORKS = {
-    "checker": (CHECKER_MODEL, checker, "checker_steps", 0, False),
-    "faces": (FACE_MODEL, face_network, "face_steps", 0, True),
-    "second-faces": (SECOND_FACE_MODEL, face_network, "face_steps", 1, True),
-    "reread-faces": (REREAD_FACE_MODEL, face_network, "face_steps", 1, True),
+    "checker": (CHECKER_MODEL, checker, "checker_steps", 0, False, True),
+    "faces": (FACE_MODEL, face_network, "face_steps", 0, True, False),
+    "second-faces": (SECOND_FACE_MODEL, face_network, "face_steps", 1, True, False),
+    "reread-faces": (REREAD_FACE_MODEL, face_network, "face_steps", 1, True, False),
 }
 
 
@@ -465,14 +518,14 @@ def main() -> None:
     if args.stage in ("all", "detector"):
         det = train_detector(photos(args.seed), args.detector_steps, args.seed)
         export(det, args.out / DETECTOR_MODEL, torch.zeros(1, 3, 240, DETECTOR_WIDTH), {2: "height", 3: "width"})
-    for stage, (name, build, steps_option, seed_offset, half) in PATCH_NETWORKS.items():
+    for stage, (name, build, steps_option, seed_offset, half, folded) in PATCH_NETWORKS.items():
         if args.stage in ("all", stage):
             seed = args.seed + seed_offset
             negatives = mine_negatives(args.out / DETECTOR_MODEL, photos(seed))
             if stage == "reread-faces":
                 weigh_hard_dice(args.out / FACE_MODEL, photos(seed))
             net = train_patches(build(), photos(seed), negatives, getattr(args, steps_option), seed, len(real))
-            export(net, args.out / name, torch.zeros(1, 3, PATCH_SIDE, PATCH_SIDE), {0: "batch"}, half)
+            export(net, args.out / name, torch.zeros(1, 3, PATCH_SIDE, PATCH_SIDE), {0: "batch"}, half, folded)
 
 
 if __name__ == "__main__":
