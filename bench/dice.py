@@ -226,8 +226,9 @@ def engines() -> None:
         print("engines: this OpenCV has only the classic engine")
         return
     rng = np.random.default_rng(0)
-    for name, side, batch, make_blob in ((DETECTOR_MODEL, 448, 1, blob), (CHECKER_MODEL, PATCH_SIDE, 24, folded_blob),
-                                         (FACE_MODEL, PATCH_SIDE, 6, blob)):
+    networks = ((DETECTOR_MODEL, 448, 1, folded_blob), (CHECKER_MODEL, PATCH_SIDE, 24, folded_blob),
+                (FACE_MODEL, PATCH_SIDE, 6, blob))
+    for name, side, batch, make_blob in networks:
         nets = {engine: load_network(name, getattr(cv2.dnn, engine)) for engine in ("ENGINE_NEW", "ENGINE_CLASSIC")}
         images = [rng.integers(0, 256, (side, side, 3), dtype=np.uint8) for _ in range(batch)]
         times: dict[str, list[float]] = {engine: [] for engine in nets}

@@ -14,8 +14,8 @@ Three kinds of small networks (ONNX, run by ``cv2.dnn``; trained by ``vision/tra
    network, which learnt most from the faces the first reads poorly.
 
 All patch networks give the same outputs (die logit, six face logits, centre shift, size
-ratio; ``vision.dice_patches``). The checker takes its patches folded into 2x2 blocks
-(``folded_blob``), which OpenCV runs faster.
+ratio; ``vision.dice_patches``). The detector and the checker take their images folded into
+2x2 blocks (``folded_blob``), which OpenCV runs faster.
 
 The die's angle comes from the patch's edges, its colour from the median of its top face matched
 against a palette. Dice with printed faces (the Excape 1-7 and X) are read against faces enrolled
@@ -370,7 +370,7 @@ class DiceReader:
         """(x, y, side) rows in frame pixels: local maxima of the detector's centre map, the frame
         reduced to ``width`` px (by default ``first_width``)."""
         small, scale = detector_input(frame, width or self.first_width(frame))
-        maps = _run(self.detector, [small])[0]
+        maps = _run(self.detector, [small], folded_blob)[0]
         heat = _sigmoid(maps[0])
         # maxima among the four nearest cells, not eight: where the marks of touching dice merge
         # into a ridge, one die's own maximum may have a higher diagonal neighbour on the ridge

@@ -66,13 +66,14 @@ def test_synthetic_scene(name):
 
 
 class WidthsSeen:
-    """A detector network that notes the width of every frame it is given."""
+    """A detector network that notes the width of every frame it is given (folded into 2x2
+    blocks and padded by a pixel all round, ``folded_blob``)."""
 
     def __init__(self, network):
         self.network, self.widths = network, []
 
     def setInput(self, blob):
-        self.widths.append(blob.shape[3])
+        self.widths.append(2 * (blob.shape[3] - 1))
         self.network.setInput(blob)
 
     def forward(self):

@@ -14,8 +14,8 @@ stage first, and the re-reading stage weighs the dice by the face network in ``-
 second face network is the face network trained with the next seed (other synthetic scenes,
 patches and starting weights), so that it errs apart from the first; the re-reading network is
 the second drawing the dice the first reads poorly more often. The face networks are stored
-with 16-bit weights; the checker is stored to take its patches folded into 2x2 blocks
-(``fold_first_convolution``). On one core of a 2-core machine, with another stage training on the other:
+with 16-bit weights; the detector and the checker are stored to take their images folded into
+2x2 blocks (``fold_first_convolution``). On one core of a 2-core machine, with another stage training on the other:
 about 11 min for the detector, 7 min for the checker, 63-67 min for each face network. One
 torch thread and fixed seeds: a rerun gives the same weights up to floating-point ordering.
 """
@@ -409,12 +409,12 @@ def export(net: nn.Module, path: Path, example: torch.Tensor, dynamic: dict, hal
         halve_weights(path)
     if folded:
         fold_first_convolution(path)
-        check_folded(net, path)
+        check_folded(net, path, example.shape[2:])
     print(f"wrote {path} ({path.stat().st_size // 1024} KiB)")
 
 
 def fold_first_convolution(path: Path) -> None:
-    """Make an exported patch network take ``folded_blob`` inputs: its normalisation and first
+    """Make an exported network take ``folded_blob`` inputs: its normalisation and first
     convolution (3x3, stride 2) become one 2x2 convolution with stride 1 (``fold_stem``)."""
     import onnx
     from onnx import helper, numpy_helper
@@ -441,20 +441,23 @@ def fold_first_convolution(path: Path) -> None:
                           (("kernel_shape", [2, 2]), ("strides", [1, 1]), ("pads", [0] * 4), ("dilations", [1, 1])))
     dims = graph.input[0].type.tensor_type.shape.dim
     dims[1].dim_value = 4 * dims[1].dim_value
-    for dim in dims[2:]:
-        dim.dim_value = dim.dim_value // 2 + 1
+    for dim in dims[2:]:  # a side of n px becomes n / 2 + 1 blocks
+        if dim.HasField("dim_param"):
+            dim.dim_param = f"{dim.dim_param} / 2 + 1"
+        else:
+            dim.dim_value = dim.dim_value // 2 + 1
     onnx.checker.check_model(model)
     onnx.save(model, str(path))
 
 
-def check_folded(net: nn.Module, path: Path) -> None:
-    """Raise unless OpenCV running the folded network on folded patches answers as PyTorch did
-    on the patches."""
-    patches = [np.random.default_rng(0).integers(0, 256, (PATCH_SIDE, PATCH_SIDE, 3), dtype=np.uint8) for _ in range(4)]
+def check_folded(net: nn.Module, path: Path, size: tuple[int, int]) -> None:
+    """Raise unless OpenCV running the folded network on folded images (``size`` px high and
+    wide) answers as PyTorch did on the images."""
+    images = [np.random.default_rng(0).integers(0, 256, (*size, 3), dtype=np.uint8) for _ in range(2)]
     with torch.no_grad():
-        expected = net(to_tensor(patches)).numpy()
+        expected = net(to_tensor(images)).numpy()
     network = load_network(str(path))
-    network.setInput(folded_blob(patches))
+    network.setInput(folded_blob(images))
     if not np.allclose(network.forward(), expected, atol=1e-3):
         raise ValueError(f"{path}: the folded network does not answer as the network it was folded from")
 
@@ -517,7 +520,8 @@ def main() -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     if args.stage in ("all", "detector"):
         det = train_detector(photos(args.seed), args.detector_steps, args.seed)
-        export(det, args.out / DETECTOR_MODEL, torch.zeros(1, 3, 240, DETECTOR_WIDTH), {2: "height", 3: "width"})
+        export(det, args.out / DETECTOR_MODEL, torch.zeros(1, 3, 240, DETECTOR_WIDTH), {2: "height", 3: "width"},
+               folded=True)
     for stage, (name, build, steps_option, seed_offset, half, folded) in PATCH_NETWORKS.items():
         if args.stage in ("all", stage):
             seed = args.seed + seed_offset
