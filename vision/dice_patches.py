@@ -93,11 +93,16 @@ def folded_blob(images: Sequence[np.ndarray]) -> np.ndarray:
     count, (height, width, channels) = len(images), images[0].shape
     if height % 2 or width % 2:
         raise ValueError(f"folded_blob needs images of even sides, not {width}x{height}")
-    padded = np.full((count, height + 2, width + 2, channels), NORMALISED[0], np.float32)
-    np.multiply(np.stack(images), np.float32(1 / 255), out=padded[:, 1:-1, 1:-1], casting="unsafe")
+    padded = np.zeros((count, height + 2, width + 2, channels), np.uint8)
+    padded[:, 1:-1, 1:-1] = images
     rows, cols = height // 2 + 1, width // 2 + 1
+    # rearranged while still bytes: a quarter of the memory to move
     blocks = padded.reshape(count, rows, 2, cols, 2, channels).transpose(0, 2, 4, 5, 1, 3)
-    return np.ascontiguousarray(blocks).reshape(count, 4 * channels, rows, cols)
+    out = np.ascontiguousarray(blocks).astype(np.float32)
+    out *= np.float32(1 / 255)
+    # the padding: the first block row (column) of the blocks' top (left) pixels, the last of their bottom (right)
+    out[:, 0, :, :, 0, :] = out[:, 1, :, :, -1, :] = out[:, :, 0, :, :, 0] = out[:, :, 1, :, :, -1] = NORMALISED[0]
+    return out.reshape(count, 4 * channels, rows, cols)
 
 
 def fold_stem(weights: np.ndarray, bias: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
