@@ -609,15 +609,11 @@ def _two_as_one(proposals: np.ndarray, confidence: np.ndarray, ones: np.ndarray)
     for i in np.flatnonzero(side >= _LARGE * np.median(side[sure])):
         ratio = side / side[i]
         halves = np.flatnonzero(sure & (ratio >= _HALF[0]) & (ratio <= _HALF[1]))
-        for a, b in itertools.combinations(halves, 2):
-            if ones[a] and ones[b]:
-                continue
-            gap = math.hypot(x[a] - x[b], y[a] - y[b])
-            middle = math.hypot((x[a] + x[b]) / 2 - x[i], (y[a] + y[b]) / 2 - y[i])
-            if (min(side[a], side[b]) >= _ALIKE * max(side[a], side[b]) and gap >= _APART * max(side[a], side[b])
-                    and middle <= _CENTRED * side[i]):
-                merged[i] = True
-                break
+        a, b = (halves[k] for k in np.triu_indices(len(halves), 1))  # every pair of them
+        larger = np.maximum(side[a], side[b])
+        merged[i] = np.any(~(ones[a] & ones[b]) & (np.minimum(side[a], side[b]) >= _ALIKE * larger)
+                           & (np.hypot(x[a] - x[b], y[a] - y[b]) >= _APART * larger)
+                           & (np.hypot((x[a] + x[b]) / 2 - x[i], (y[a] + y[b]) / 2 - y[i]) <= _CENTRED * side[i]))
     return merged
 
 
