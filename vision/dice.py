@@ -418,7 +418,7 @@ def load_network(name_or_path: str, engine: int | None = None) -> cv2.dnn.Net:
 def _run(network: cv2.dnn.Net, images: Sequence[np.ndarray],
          make_blob: Callable[[Sequence[np.ndarray]], np.ndarray] = blob) -> np.ndarray:
     """The network's output for same-sized BGR images, given as ``make_blob`` builds them
-    (``vision.dice_patches``: the checker takes ``folded_blob``)."""
+    (``vision.dice_patches``: the detector and the checker take ``folded_blob``)."""
     network.setInput(make_blob(images))
     return network.forward().astype(np.float64)
 

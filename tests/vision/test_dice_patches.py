@@ -1,5 +1,6 @@
-"""The checker's folded input: over patches folded into 2x2 blocks, its folded first convolution
-computes what the convolution it was folded from computed over the normalised patches."""
+"""The detector's and the checker's folded input: over images folded into 2x2 blocks, their
+folded first convolution computes what the one it was folded from computed over the normalised
+images."""
 import numpy as np
 import pytest
 
