@@ -26,7 +26,8 @@ def bench_advice(states: list) -> None:
     for state in sample:
         advise(state)
     seconds = time.process_time() - start
-    print(f"advise(): {len(sample) / seconds:,.0f} calls/s ({1000 * seconds / len(sample):.2f} ms each, exact fractions)")
+    print(f"advise(): {len(sample) / seconds:,.0f} calls/s "
+          f"({1000 * seconds / len(sample):.2f} ms each, exact fractions)")
 
 
 def longest_game() -> None:

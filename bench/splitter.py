@@ -30,7 +30,8 @@ def random_games_per_second(players: int, pad: str, games: int = 100) -> None:
     for _ in range(games):
         state = game.new_initial_state()
         while not state.is_terminal():
-            state = state.apply(state.sample_chance(rng) if state.is_chance_node() else rng.choice(state.legal_actions()))
+            action = state.sample_chance(rng) if state.is_chance_node() else rng.choice(state.legal_actions())
+            state = state.apply(action)
             actions += 1
     seconds = time.perf_counter() - start
     print(f"engine, {players} player(s), pad {pad}: {games / seconds:,.1f} random full games/s "

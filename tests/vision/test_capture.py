@@ -431,7 +431,10 @@ def test_the_capture_thread_feeds_frames_until_stopped():
 
 def test_settings_choose_the_sources(tmp_path):
     base = {"device": "/dev/video0", "width": 640, "height": 480, "fps": 15.0, "path": "", "loop": False}
-    names = lambda cfg: [type(s).__name__ for s in sources_from_config({**base, **cfg}, by_id_dir=tmp_path)]
+
+    def names(cfg):
+        return [type(s).__name__ for s in sources_from_config({**base, **cfg}, by_id_dir=tmp_path)]
+
     assert names({"source": "auto"}) == ["PiCameraSource", "V4L2Source"]
     assert names({"source": "v4l2"}) == ["V4L2Source"]
     assert names({"source": "picamera2"}) == ["PiCameraSource"]
