@@ -40,8 +40,8 @@ from engine.table import Die
 from vision.dice_background import TableBackground
 from vision.dice_colours import Palette, body_colour
 from vision.dice_faces import EnrolledFaces, face_square
-from vision.dice_patches import (DETECTOR_MULTIPLE, DETECTOR_STRIDE, PATCH_CONTEXT, PATCH_SIDE, PIP_FACES, blob,
-                                 detector_input, folded_blob, patch, pyramid)
+from vision.dice_patches import (DETECTOR_MULTIPLE, DETECTOR_STRIDE, FACE_OUTPUTS, PATCH_CONTEXT, PATCH_SIDE, PIP_FACES,
+                                 blob, detector_input, folded_blob, patch, pyramid)
 
 DETECTOR_MODEL = "dice_detector.onnx"
 CHECKER_MODEL = "dice_checker.onnx"
@@ -130,8 +130,8 @@ class DiceReader:
         elif section["faces"] != "pips":
             raise DiceReaderError(f"vision.dice.faces must be \"pips\" or \"enrolled\", not {section['faces']!r}")
         return cls(
-            detector=load_network(section["detector_model"] or DETECTOR_MODEL),
-            checker=load_network(section["checker_model"] or CHECKER_MODEL),
+            detector=load_folded_network(section["detector_model"] or DETECTOR_MODEL, 64, (1, 4, 16, 16)),
+            checker=load_folded_network(section["checker_model"] or CHECKER_MODEL, PATCH_SIDE, (1, FACE_OUTPUTS)),
             face_network=load_network(section["face_model"] or FACE_MODEL, CLASSIC_ENGINE),
             second_faces=load_network(section["second_face_model"] or SECOND_FACE_MODEL, CLASSIC_ENGINE),
             reread_faces=load_network(section["reread_face_model"] or REREAD_FACE_MODEL, CLASSIC_ENGINE),
@@ -413,6 +413,22 @@ def load_network(name_or_path: str, engine: int | None = None) -> cv2.dnn.Net:
         return cv2.dnn.readNetFromONNX(str(path), *([] if engine is None else [engine]))
     except cv2.error as exc:
         raise DiceReaderError(f"{path}: not a readable ONNX model ({exc.msg.strip() or exc})") from None
+
+
+def load_folded_network(name_or_path: str, side: int, shape: tuple[int, ...]) -> cv2.dnn.Net:
+    """``load_network`` for the detector or the checker, which take ``folded_blob`` input:
+    raises DiceReaderError unless the network answers a blank image ``side`` px square, folded,
+    with an output of ``shape``. (Given a network that takes its images unfolded, OpenCV may
+    answer with nonsense rather than an error.)"""
+    network = load_network(name_or_path)
+    try:
+        answer = _run(network, [np.zeros((side, side, 3), np.uint8)], folded_blob).shape
+    except cv2.error:
+        answer = None
+    if answer != shape:
+        raise DiceReaderError(f"{name_or_path}: does not take images folded into 2x2 blocks; fold its first "
+                              "convolution (fold_first_convolution in vision/training/train_dice.py)")
+    return network
 
 
 def _run(network: cv2.dnn.Net, images: Sequence[np.ndarray],

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from dice_support import dice_settings, reader
-from vision.dice import (DiceReader, DiceReaderError, DieReading, _pip_flatness, _side_faces, _specks, _suppress,
-                         _two_as_one, _unlike)
+from vision.dice import (FACE_MODEL, DiceReader, DiceReaderError, DieReading, _pip_flatness, _side_faces, _specks,
+                         _suppress, _two_as_one, _unlike)
 from vision.dice_patches import PATCH_CONTEXT, PATCH_SIDE
 from vision.dice_colours import Palette
 from vision.evaluate import Found, cut_out, enlarged_middle, match, read_labels, reduced_to_middle
@@ -158,6 +158,10 @@ def test_missing_model_and_bad_settings_are_named(tmp_path):
     for key in ("face_model", "second_face_model", "reread_face_model"):
         with pytest.raises(DiceReaderError, match="not a readable ONNX model"):
             DiceReader.from_settings(dice_settings(**{key: str(broken)}))
+    # a network that takes its images unfolded, as the face networks do, is no detector or checker
+    for key in ("detector_model", "checker_model"):
+        with pytest.raises(DiceReaderError, match=f"{FACE_MODEL}: does not take images folded into 2x2 blocks"):
+            DiceReader.from_settings(dice_settings(**{key: FACE_MODEL}))
     with pytest.raises(DiceReaderError, match="vision.dice.faces"):
         DiceReader.from_settings(dice_settings(faces="roman"))
     with pytest.raises(ValueError, match="'red' is not"):
