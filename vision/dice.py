@@ -130,8 +130,8 @@ class DiceReader:
         elif section["faces"] != "pips":
             raise DiceReaderError(f"vision.dice.faces must be \"pips\" or \"enrolled\", not {section['faces']!r}")
         return cls(
-            detector=load_folded_network(section["detector_model"] or DETECTOR_MODEL, 64, (1, 4, 16, 16)),
-            checker=load_folded_network(section["checker_model"] or CHECKER_MODEL, PATCH_SIDE, (1, FACE_OUTPUTS)),
+            detector=load_folded_network(section["detector_model"] or DETECTOR_MODEL, *_DETECTOR_PROBE),
+            checker=load_folded_network(section["checker_model"] or CHECKER_MODEL, *_CHECKER_PROBE),
             face_network=load_network(section["face_model"] or FACE_MODEL, CLASSIC_ENGINE),
             second_faces=load_network(section["second_face_model"] or SECOND_FACE_MODEL, CLASSIC_ENGINE),
             reread_faces=load_network(section["reread_face_model"] or REREAD_FACE_MODEL, CLASSIC_ENGINE),
@@ -413,6 +413,12 @@ def load_network(name_or_path: str, engine: int | None = None) -> cv2.dnn.Net:
         return cv2.dnn.readNetFromONNX(str(path), *([] if engine is None else [engine]))
     except cv2.error as exc:
         raise DiceReaderError(f"{path}: not a readable ONNX model ({exc.msg.strip() or exc})") from None
+
+
+# (side of a blank image, the shape of the answer to it) for load_folded_network: the detector
+# answers four maps (centre, size, two offsets) on a grid of DETECTOR_STRIDE px, the checker a row
+_DETECTOR_PROBE = (64, (1, 4, 64 // DETECTOR_STRIDE, 64 // DETECTOR_STRIDE))
+_CHECKER_PROBE = (PATCH_SIDE, (1, FACE_OUTPUTS))
 
 
 def load_folded_network(name_or_path: str, side: int, shape: tuple[int, ...]) -> cv2.dnn.Net:

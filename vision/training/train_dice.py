@@ -15,9 +15,10 @@ second face network is the face network trained with the next seed (other synthe
 patches and starting weights), so that it errs apart from the first; the re-reading network is
 the second drawing the dice the first reads poorly more often. The face networks are stored
 with 16-bit weights; the detector and the checker are stored to take their images folded into
-2x2 blocks (``fold_first_convolution``). On one core of a 2-core machine, with another stage training on the other:
-about 11 min for the detector, 7 min for the checker, 63-67 min for each face network. One
-torch thread and fixed seeds: a rerun gives the same weights up to floating-point ordering.
+2x2 blocks (``fold_first_convolution``). On one core of a 2-core machine, with another stage
+training on the other: about 11 min for the detector, 7 min for the checker, 63-67 min for each
+face network. One torch thread and fixed seeds: a rerun gives the same weights up to
+floating-point ordering.
 """
 from __future__ import annotations
 
