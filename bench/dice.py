@@ -81,6 +81,7 @@ def main() -> None:
     moved_mats(reader)
     speed(section)
     engines()
+    photo_stages(section)
 
 
 def touching_pairs(reader: DiceReader) -> None:
@@ -240,6 +241,51 @@ def engines() -> None:
         new, classic = (statistics.median(times[e]) for e in nets)
         print(f"engines, {name} x{batch}: new {new:.2f} ms, classic {classic:.2f} ms "
               f"(classic / new {classic / new:.2f})")
+
+
+class TimedNetwork:
+    """A network that adds the time of each of its passes to ``spent`` (the reader calls only
+    ``setInput`` and ``forward``)."""
+
+    def __init__(self, network: cv2.dnn.Net):
+        self.network, self.spent = network, 0.0
+
+    def setInput(self, blob: np.ndarray) -> None:  # noqa: N802 (OpenCV's name)
+        self.network.setInput(blob)
+
+    def forward(self) -> np.ndarray:
+        start = time.perf_counter()
+        out = self.network.forward()
+        self.spent += time.perf_counter() - start
+        return out
+
+
+def photo_stages(section: dict) -> None:
+    """Per labelled photo folder, one thread: the median and mean ms of a read, and the mean ms
+    of each network's passes in it (their inputs built apart) and of everything else."""
+    reader = DiceReader.from_settings(section)
+    roles = ("detector", "checker", "face_network", "second_faces", "reread_faces")
+    timed = {role: TimedNetwork(getattr(reader, role)) for role in roles}
+    for role, network in timed.items():
+        setattr(reader, role, network)
+    for folder in FOLDERS:
+        path = DATASETS / folder
+        if not path.is_dir():
+            continue
+        labels = read_labels(path)
+        images = [load_image(path, name, boxes) for name, boxes in labels.items()]
+        for network in timed.values():
+            network.spent = 0.0
+        reads = []
+        for image in images:
+            start = time.perf_counter()
+            reader.read(image)
+            reads.append((time.perf_counter() - start) * 1000)
+        mean = statistics.mean(reads)
+        shares = {role: network.spent * 1000 / len(images) for role, network in timed.items()}
+        parts = ", ".join(f"{role} {ms:.1f}" for role, ms in shares.items())
+        print(f"{folder}, {len(images)} photos, 1 thread: read median {statistics.median(reads):.1f} ms, "
+              f"mean {mean:.1f} ms = {parts}, the rest {mean - sum(shares.values()):.1f} (mean ms)", flush=True)
 
 
 if __name__ == "__main__":
