@@ -262,7 +262,7 @@ class TimedNetwork:
 
 def photo_stages(section: dict) -> None:
     """Per labelled photo folder, one thread: the median and mean ms of a read, and the mean ms
-    of each network's passes in it (their inputs built apart) and of everything else."""
+    of each network's passes in it (building their inputs not counted) and of everything else."""
     reader = DiceReader.from_settings(section)
     roles = ("detector", "checker", "face_network", "second_faces", "reread_faces")
     timed = {role: TimedNetwork(getattr(reader, role)) for role in roles}
