@@ -3,7 +3,8 @@ photos' middles enlarged twice, where the dice are twice as large, the photos re
 the photos turned a quarter, and the labelled dice cut out, as --crops judges them), dice in
 touching pairs on synthetic scenes, dice on synthetic photos of the printed mats without and
 with the empty table learnt, whether the learnt table is found stale once the camera or the mat
-moves, and single-threaded speed per 640x640 frame, with the share of each stage.
+moves, single-threaded speed per 640x640 frame, with the share of each stage, and where a read
+of the labelled photos spends its time, network by network.
 
     /work/venv-dev/bin/python bench/dice.py        (from the repository root)
 
@@ -272,19 +273,18 @@ def photo_stages(section: dict) -> None:
         path = DATASETS / folder
         if not path.is_dir():
             continue
-        labels = read_labels(path)
-        images = [load_image(path, name, boxes) for name, boxes in labels.items()]
         for network in timed.values():
             network.spent = 0.0
         reads = []
-        for image in images:
+        for name, boxes in read_labels(path).items():
+            image = load_image(path, name, boxes)
             start = time.perf_counter()
             reader.read(image)
             reads.append((time.perf_counter() - start) * 1000)
         mean = statistics.mean(reads)
-        shares = {role: network.spent * 1000 / len(images) for role, network in timed.items()}
+        shares = {role: network.spent * 1000 / len(reads) for role, network in timed.items()}
         parts = ", ".join(f"{role} {ms:.1f}" for role, ms in shares.items())
-        print(f"{folder}, {len(images)} photos, 1 thread: read median {statistics.median(reads):.1f} ms, "
+        print(f"{folder}, {len(reads)} photos, 1 thread: read median {statistics.median(reads):.1f} ms, "
               f"mean {mean:.1f} ms = {parts}, the rest {mean - sum(shares.values()):.1f} (mean ms)", flush=True)
 
 

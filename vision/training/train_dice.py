@@ -457,9 +457,7 @@ def check_folded(net: nn.Module, path: Path, size: tuple[int, int]) -> None:
     images = [np.random.default_rng(0).integers(0, 256, (*size, 3), dtype=np.uint8) for _ in range(2)]
     with torch.no_grad():
         expected = net(to_tensor(images)).numpy()
-    network = load_network(str(path))
-    network.setInput(folded_blob(images))
-    if not np.allclose(network.forward(), expected, atol=1e-3):
+    if not np.allclose(_run(load_network(str(path)), images, folded_blob), expected, atol=1e-3):
         raise ValueError(f"{path}: the folded network does not answer as the network it was folded from")
 
 
