@@ -2,6 +2,8 @@
 colour, the roll with its exact risk figures, and what each legal placement would dislodge."""
 from __future__ import annotations
 
+from fractions import Fraction
+
 from kivy.app import App
 from kivy.graphics import Color, Ellipse
 from kivy.properties import (BooleanProperty, ColorProperty, ListProperty, NumericProperty, ObjectProperty,
@@ -14,14 +16,12 @@ from assistant.screens import palette
 from assistant.screens.dice import DicePicker
 from assistant.screens.game import GameScreen
 from assistant.screens.widgets import fit_children
-from assistant.session import Choice, ViewState
-from engine.excape import DIE_A, DIE_B, Again, Place, Roll, ladder, risk, roll_from_faces
-from engine.excape.state import DECIDE, ROLL, ROLLOFF
-from engine.excape.dice import ALL_ROLLS, ROLL_PROBABILITY
-from engine.excape.words import chance_text
+from assistant.views import Choice, ViewState
+from engine.excape import (ALL_ROLLS, DIE_A, DIE_B, Again, ExcapeBoard, Place, Risk, Roll, chance_text,
+                           roll_from_faces)
 from engine.text import tr
 
-BUST = ROLL_PROBABILITY * sum(roll.x_count > 0 for roll in ALL_ROLLS)  # an X on any one roll: 11/36
+BUST = Fraction(sum(roll.x_count > 0 for roll in ALL_ROLLS), len(ALL_ROLLS))  # an X on any one roll: 11/36
 
 
 class TrackSpace(Label):
@@ -70,7 +70,7 @@ class RungRow(ButtonBehavior, BoxLayout):
             chip.text, chip.rgba, chip.color = text, palette.colour(colour), palette.ink(colour)
 
 
-class ExcapeBoard(BoxLayout):
+class ExcapeBoardWidget(BoxLayout):
     screen = ObjectProperty(None)
     roller = StringProperty("")
     roller_rgba = ColorProperty(palette.UNKNOWN)
@@ -82,7 +82,7 @@ class ExcapeBoard(BoxLayout):
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self._length = None
-        for rung in reversed(ladder.RUNGS):
+        for rung in reversed(ExcapeBoard.RUNGS):
             self.ids.ladder.add_widget(RungRow(rung=rung, board=self))
 
     def update(self, view: ViewState) -> None:
@@ -91,16 +91,16 @@ class ExcapeBoard(BoxLayout):
         self._show_roll(view)
 
     def _show_track(self, view: ViewState) -> None:
-        state = view.state
+        board: ExcapeBoard = view.board
         track = self.ids.track
-        if self._length != state.track_length:
-            self._length = state.track_length
+        if self._length != board.track_length:
+            self._length = board.track_length
             track.clear_widgets()
-            track.cols = state.track_length + 1
-            for space in range(state.track_length + 1):
-                track.add_widget(TrackSpace(text=self._space_name(space), exit=space == state.track_length))
+            track.cols = board.track_length + 1
+            for space in range(board.track_length + 1):
+                track.add_widget(TrackSpace(text=self._space_name(space), exit=space == board.track_length))
         for space, widget in enumerate(reversed(track.children)):
-            widget.pawns = [palette.colour(view.seats[s].colour) for s, at in enumerate(state.pawns) if at == space]
+            widget.pawns = [palette.colour(view.seats[s].colour) for s, at in enumerate(board.pawns) if at == space]
 
     def _space_name(self, space: int) -> str:
         app = App.get_running_app()
@@ -110,48 +110,48 @@ class ExcapeBoard(BoxLayout):
 
     def _show_ladder(self, view: ViewState) -> None:
         app = App.get_running_app()
-        state = view.state
-        figures = risk(state) if state.phase == DECIDE else None
+        legal = {c.action.rung for c in view.choices if isinstance(c.action, Place)}
+        figures: Risk | None = view.analysis
         dislodging = {p.rung: p.dislodges for p in figures.placements} if figures else {}
         for row in self.ids.ladder.children:
-            chips = [(str(p.roll.value), view.seats[s].colour) for s, p in enumerate(state.placed)
-                     if p is not None and p.rung == row.rung]
-            legal = row.rung in dislodging
+            chips = [(str(chip.value), view.seats[chip.seat].colour) for chip in view.board.chips
+                     if chip.rung == row.rung]
             returned = dislodging.get(row.rung, ())
             note = app.tr("returns {combinations}", combinations=", ".join(
                 f"{view.seats[d.seat].name} {d.value}" for d in returned)) if returned else ""
-            row.show(chips, legal, note)
+            row.show(chips, row.rung in legal, note)
 
     def _show_roll(self, view: ViewState) -> None:
         app = App.get_running_app()
-        state = view.state
-        seat = view.seats[state.seat]
+        board: ExcapeBoard = view.board
+        seat = view.seats[board.seat]
         self.roller = seat.name
         self.roller_rgba, self.roller_ink = palette.colour(seat.colour), palette.ink(seat.colour)
-        self.dice = state.roll.faces() if state.roll is not None else []
+        self.dice = board.roll.faces() if board.roll is not None else []
         lines = []
-        if state.phase == DECIDE:
-            figures = risk(state)
-            self.value_text = app.tr("value {value} on roll {number}", value=figures.value, number=figures.roll_number)
-            lines = [app.tr("next roll shows an X: {chance}", chance=chance_text(figures.bust)),
-                     app.tr("X and X: {chance}", chance=chance_text(figures.double_x)),
-                     app.tr("beats {value}: {chance}", value=figures.value, chance=chance_text(figures.improve)),
-                     app.tr("pawn moves on average: {spaces}",
-                            spaces=f"{figures.again_movement} ({float(figures.again_movement):+.2f})")]
-        elif state.phase == ROLL:
-            self.value_text = app.tr("roll {number}", number=state.rolls + 1)
-            lines = [app.tr("first roll: an X counts 0") if state.rolls == 0 else
+        if board.phase == ExcapeBoard.DECIDE:
+            self.value_text = app.tr("value {value} on roll {number}", value=board.roll.value, number=board.rolls)
+            figures: Risk | None = view.analysis
+            if figures is not None:  # worked out off the UI thread: a view with them follows
+                lines = [app.tr("next roll shows an X: {chance}", chance=chance_text(figures.bust)),
+                         app.tr("X and X: {chance}", chance=chance_text(figures.double_x)),
+                         app.tr("beats {value}: {chance}", value=figures.value, chance=chance_text(figures.improve)),
+                         app.tr("pawn moves on average: {spaces}",
+                                spaces=f"{figures.again_movement} ({float(figures.again_movement):+.2f})")]
+        elif board.phase == ExcapeBoard.ROLL:
+            self.value_text = app.tr("roll {number}", number=board.rolls + 1)
+            lines = [app.tr("first roll: an X counts 0") if board.rolls == 0 else
                      app.tr("an X now ends the turn: {chance}", chance=chance_text(BUST))]
-        elif state.phase == ROLLOFF:
+        elif board.phase == ExcapeBoard.ROLLOFF:
             self.value_text = app.tr("who starts?")
             lines = [app.tr("{name} rolled {value}", name=view.seats[s].name, value=r.value)
-                     for s, r in zip(state.rolloff.group, state.rolloff.rolls)]
+                     for s, r in zip(board.rolloff.group, board.rolloff.rolls)]
         else:
             self.value_text = ""
-        if state.bust is not None:
+        if board.bust is not None:
             lines.append(app.tr("{name} rolled {faces} on roll {number}: back one space per X",
-                                name=view.seats[state.bust.seat].name, faces=" ".join(state.bust.roll.faces()),
-                                number=state.bust.roll_number))
+                                name=view.seats[board.bust.seat].name, faces=" ".join(board.bust.roll.faces()),
+                                number=board.bust.roll_number))
         self.risk_rows = [{"text": line, "rgba": palette.TEXT} for line in lines]
 
     def rung_tapped(self, rung: int) -> None:
@@ -159,7 +159,7 @@ class ExcapeBoard(BoxLayout):
 
 
 class ExcapeScreen(GameScreen):
-    board_class = ExcapeBoard
+    board_class = ExcapeBoardWidget
     picker_class = DicePicker
 
     def __init__(self, **kwargs):
@@ -167,11 +167,11 @@ class ExcapeScreen(GameScreen):
         self.side_width = 300
 
     def update(self, view: ViewState) -> None:
-        colour = view.seats[view.state.seat].colour
+        seat = view.seats[view.board.seat]
         app = App.get_running_app()
-        self.picker.configure([(app.tr("die A"), DIE_A, colour), (app.tr("die B"), DIE_B, colour)],
+        self.picker.configure([(app.tr("die A"), DIE_A, seat.colour), (app.tr("die B"), DIE_B, seat.colour)],
                               lambda faces: roll_from_faces(*faces))
-        self.picker.title = app.tr("The dice {name} rolled", name=view.seats[view.state.seat].name)
+        self.picker.title = app.tr("The dice {name} rolled", name=seat.name)
         super().update(view)
 
     def label(self, action):

@@ -14,11 +14,9 @@ from assistant.screens.dice import DicePicker
 from assistant.screens.game import GameScreen
 from assistant.screens.text import number
 from assistant.screens.widgets import Table
-from assistant.session import Choice, ViewState
+from assistant.views import Choice, ViewState
 from engine.core import CHANCE
-from engine.splitter import TURNS, Place, Roll
-from engine.splitter.pads import HEIGHT, WIDTH, position
-from engine.splitter.scoring import HEARTS_BONUS
+from engine.splitter import TURNS, Breakdown, Place, Roll, SplitterBoard
 from engine.text import tr
 
 FACES = tuple(str(face) for face in range(1, 7))
@@ -63,7 +61,7 @@ class SeatTab(ButtonBehavior, BoxLayout):
         self.board.show_seat(self.seat)
 
 
-class SplitterBoard(BoxLayout):
+class SplitterBoardWidget(BoxLayout):
     screen = ObjectProperty(None)
     seat = NumericProperty(0)           # whose sheet is shown
     die = NumericProperty(0)            # which die goes in the touched cell
@@ -77,13 +75,13 @@ class SplitterBoard(BoxLayout):
         super().__init__(**kwargs)
         self._match_id = None
         cells = self.ids.sheet
-        for y in range(HEIGHT):
-            for x in range(WIDTH):
+        for y in range(SplitterBoard.HEIGHT):
+            for x in range(SplitterBoard.WIDTH):
                 cells.add_widget(SheetCell(cx=x, cy=y, board=self))
 
     def follow(self, view: ViewState) -> None:
         """Show a new match from its first sheet, then the sheets of the players still writing."""
-        waiting = view.state.waiting_for()
+        waiting = view.board.waiting
         if view.match_id != self._match_id:
             self._match_id, self.seat = view.match_id, 0
         if waiting and self.seat not in waiting:
@@ -91,40 +89,38 @@ class SplitterBoard(BoxLayout):
 
     def update(self, view: ViewState) -> None:
         app = App.get_running_app()
-        state = view.state
-        waiting = state.waiting_for()
-        self.dice = [] if state.roll is None else [str(state.roll.low), str(state.roll.high)]
+        board: SplitterBoard = view.board
+        waiting = board.waiting
+        self.dice = [] if board.roll is None else [str(board.roll.low), str(board.roll.high)]
         if waiting:
-            self.turn_text = app.tr("Turn {turn} of {turns}. Still to write: {names}", turn=state.turn + 1,
+            self.turn_text = app.tr("Turn {turn} of {turns}. Still to write: {names}", turn=board.turn + 1,
                                     turns=TURNS, names=", ".join(view.seats[s].name for s in waiting))
         else:
-            self.turn_text = app.tr("Turn {turn} of {turns}", turn=min(state.turn + 1, TURNS), turns=TURNS)
+            self.turn_text = app.tr("Turn {turn} of {turns}", turn=min(board.turn + 1, TURNS), turns=TURNS)
         self.seat_rows = [{"seat": s, "name": seat.name, "score": number(seat.score), "board": self,
                            "rgba": palette.colour(seat.colour), "ink": palette.ink(seat.colour),
                            "shown": s == self.seat, "writing": s in waiting}
                           for s, seat in enumerate(view.seats)]
-        self._show_sheet(state)
+        self._show_sheet(view)
 
-    def _show_sheet(self, state) -> None:
+    def _show_sheet(self, view: ViewState) -> None:
         app = App.get_running_app()
-        pad, sheet = state.pad, state.sheets[self.seat]
-        legal = {pos for action in state.legal_actions() if isinstance(action, Place) and action.player == self.seat
-                 for pos in (position(action.x, action.y), position(action.mirror_x, action.y))}
-        result = state.breakdown(self.seat)
-        scoring = {cell for group in result.groups if group.points for cell in group.cells}
+        layout, sheet = view.board.layout, view.board.sheets[self.seat]
+        legal = {cell for choice in view.choices if isinstance(choice.action, Place) and choice.seat == self.seat
+                 for cell in ((choice.action.x, choice.action.y), (choice.action.mirror_x, choice.action.y))}
         for cell in self.ids.sheet.children:
-            pos = position(cell.cx, cell.cy)
-            cell.kind = ("star" if pos in pad.stars else "heart" if pos in pad.hearts else "cell") \
-                if pad.is_cell(pos) else "none"
+            x, y = cell.cx, cell.cy
+            cell.kind = layout[y][x]
             mark = {"star": "\u2605", "heart": "\u2665"}.get(cell.kind, "")
-            cell.text = (str(sheet[pos]) if sheet[pos] else "") + (
+            written = sheet.rows[y][x]
+            cell.text = (str(written) if written else "") + (
                 f"[size={int(cell.font_size * 0.5)}][font=DejaVuSans]{mark}[/font][/size]" if mark else "")
-            cell.legal = pos in legal
-            cell.scoring = pos in scoring
+            cell.legal = (x, y) in legal
+            cell.scoring = (x, y) in sheet.scoring
         self.breakdown_rows = [{"text": app.t(line), "rgba": palette.TEXT if points else palette.DIM}
-                               for line, points in breakdown_lines(result)]
+                               for line, points in breakdown_lines(sheet.breakdown)]
         self.total_text = app.tr("{name}'s sheet scores {total}", name=self.screen.view.seats[self.seat].name,
-                                 total=result.total)
+                                 total=sheet.breakdown.total)
 
     # --- touches -------------------------------------------------------------------------------
 
@@ -137,14 +133,13 @@ class SplitterBoard(BoxLayout):
 
     def cell_tapped(self, x: int, y: int) -> None:
         """Write the chosen die here and the other in the mirror cell (the engine says why not)."""
-        state = self.screen.view.state
-        roll = state.roll or Roll(1, 1)
+        roll = self.screen.view.board.roll or Roll(1, 1)
         here, there = (roll.low, roll.high) if self.die == 0 else (roll.high, roll.low)
         self.die = 0
         self.screen.attempt(Place(self.seat, x, y, here, there))
 
 
-def breakdown_lines(result) -> list[tuple[object, int]]:
+def breakdown_lines(result: Breakdown) -> list[tuple[object, int]]:
     """(sentence, points) for each scoring group, each group already too big, and the hearts."""
     lines = []
     for group in result.groups:
@@ -163,12 +158,12 @@ def breakdown_lines(result) -> list[tuple[object, int]]:
         elif count > group.number:
             lines.append((tr("{count} touching {number}s: 0, too many", count=count, number=group.number), 0))
     if result.hearts_bonus:
-        lines.append((tr("the hearts hold one number: +{bonus}", bonus=HEARTS_BONUS), result.hearts_bonus))
+        lines.append((tr("the hearts hold one number: +{bonus}", bonus=result.hearts_bonus), result.hearts_bonus))
     return lines
 
 
 class SplitterScreen(GameScreen):
-    board_class = SplitterBoard
+    board_class = SplitterBoardWidget
     picker_class = DicePicker
 
     def __init__(self, **kwargs):
@@ -181,7 +176,7 @@ class SplitterScreen(GameScreen):
         self.board.follow(view)  # before the side list is filtered by the sheet shown
         super().update(view)
         app = App.get_running_app()
-        self.picker.title = app.tr("The two dice {name} rolled", name=view.seats[view.state.roller()].name) \
+        self.picker.title = app.tr("The two dice {name} rolled", name=view.seats[view.board.roller].name) \
             if not self.over else ""
         if self.over:
             if not self.ids.final_extra.children:
@@ -190,11 +185,11 @@ class SplitterScreen(GameScreen):
             self.final_table.rows_data, self.final_table.colours = final_rows(app, view)
 
     def turn(self, view: ViewState):
-        state = view.state
+        board: SplitterBoard = view.board
         if view.to_play == CHANCE:
-            return tr("{name} rolls the two dice", name=view.seats[state.roller()].name)
-        if state.roll is not None and not state.is_terminal():
-            return tr("Everyone writes {low} and {high}", low=state.roll.low, high=state.roll.high)
+            return tr("{name} rolls the two dice", name=view.seats[board.roller].name)
+        if board.roll is not None:  # a turn ends as its roll is written: never once the game is over
+            return tr("Everyone writes {low} and {high}", low=board.roll.low, high=board.roll.high)
         return view.turn
 
     def visible(self, choice: Choice) -> bool:
@@ -216,11 +211,10 @@ class SplitterScreen(GameScreen):
 
 def final_rows(app, view: ViewState) -> tuple[list[list[str]], list]:
     """Points of each sheet by number (1s to 6s), the hearts bonus and the total."""
-    state = view.state
     rows = [[""] + [f"{n}s" for n in range(1, 7)] + [app.tr("hearts"), app.tr("total")]]
     colours = [None] * len(rows[0])
     for seat, info in enumerate(view.seats):
-        result = state.breakdown(seat)
+        result = view.board.sheets[seat].breakdown
         by_number = [sum(g.points for g in result.groups if g.number == n) for n in range(1, 7)]
         rows.append([info.name] + [str(p) for p in by_number] + [str(result.hearts_bonus), str(result.total)])
     return rows, colours

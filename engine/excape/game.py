@@ -36,6 +36,11 @@ class ExcapeGame(Game):
     # seen (bench/excape.py prints the longest one it plays on the longest track).
     max_game_length = 200_000
 
+    def analyse(self, state: ExcapeState):
+        """The exact risk figures for the player deciding (None at any other time)."""
+        from engine.excape.risk import risk
+        return risk(state) if state.phase == DECIDE else None
+
     def new_initial_state(self) -> ExcapeState:
         seats = tuple(range(self.num_players))
         return ExcapeState(self, phase=ROLLOFF, seat=0, pawns=[0] * self.num_players,

@@ -184,6 +184,10 @@ class ExcapeState(State):
             return None
         return Outcome("reached the exit", (self.seat,), self.returns())
 
+    def board(self):
+        from engine.excape.board import build_board  # the board module reads this one's phases
+        return build_board(self)
+
     # --- reports ----------------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:

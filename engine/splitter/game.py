@@ -202,6 +202,10 @@ class SplitterState(State):
     def breakdown(self, seat: int) -> scoring.Breakdown:
         return scoring.breakdown(self.sheets[seat], self.pad)
 
+    def board(self):
+        from engine.splitter.board import build_board
+        return build_board(self)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "pad": self.pad.name,

@@ -7,8 +7,7 @@ import pytest
 
 from assistant.session import Session
 from assistant.store import Store
-from engine.excape import Place
-from engine.excape.state import DECIDE, ROLL
+from engine.excape import ExcapeBoard, Place
 
 
 @pytest.fixture
@@ -29,24 +28,32 @@ def rung(ui, number):
     return ui.one("RungRow", rung=number)
 
 
+def wait_for_figures(ui, session):
+    """The risk figures are worked out off the UI thread: a view with them follows the roll."""
+    ui.wait(lambda: session.view.analysis is not None)
+    ui.frames()
+
+
 def test_a_few_turns_by_touch(ui, session):
     ui.assert_touch_targets()  # die A and die B
     for die_a, die_b in [("4", "6"), ("1", "2"), ("2", "3")]:  # roll-off: 64, 21, 32
         roll(ui, die_a, die_b)
-    state = session.view.state
-    assert state.phase == ROLL and state.seat == 0
+    board = session.view.board
+    assert board.phase == ExcapeBoard.ROLL and board.seat == 0
 
     roll(ui, "2", "1")  # Ana: 21 on the first roll
-    assert session.view.state.phase == DECIDE
+    assert session.view.board.phase == ExcapeBoard.DECIDE
+    wait_for_figures(ui, session)
     risk = [row["text"] for row in ui.screen.board.risk_rows]
     assert "next roll shows an X: 11/36 (30.6%)" in risk and "X and X: 1/36 (2.8%)" in risk
     ui.wait(lambda: not session.view.advice_pending)
     assert all(item.advice.startswith("worth ") for item in ui.widgets("ChoiceItem"))
     ui.tap(rung(ui, 3))
-    assert session.view.last == str(Place(3)) and session.view.state.placed[0].rung == 3
+    assert session.view.last == str(Place(3)) and session.position.placed[0].rung == 3
     assert [chip.text for chip in rung(ui, 3).ids.chips.children] == ["21"]
 
     roll(ui, "4", "5")  # Ben: 54 on the first roll
+    wait_for_figures(ui, session)
     assert rung(ui, 2).note == "returns Ana 21" and rung(ui, 1).note == "returns Ana 21"
     assert rung(ui, 4).note == "" and rung(ui, 4).legal and not rung(ui, 3).legal
     ui.assert_touch_targets()  # the ladder's rungs too
@@ -61,8 +68,8 @@ def test_a_few_turns_by_touch(ui, session):
 
     ui.tap(ui.choice("Roll again"))
     roll(ui, "X", "5")  # an X on the second roll: Ben's turn is over
-    state = session.view.state
-    assert state.seat == 2 and state.bust is not None and state.pawns[1] == 0
+    board = session.view.board
+    assert board.seat == 2 and board.bust is not None and board.pawns[1] == 0
     assert any("on roll 2: back one space per X" in row["text"] for row in ui.screen.board.risk_rows)
     ui.shot("excape-bust")
 

@@ -8,7 +8,6 @@ from assistant.reconcile import rank_dice
 from assistant.session import Session
 from assistant.store import Store
 from engine.splitter import Place, Roll
-from engine.splitter.pads import position
 
 
 @pytest.fixture
@@ -28,7 +27,7 @@ def roll(ui, first, second):
 def test_a_turn_by_touch_then_the_final_table(ui, session):
     ui.assert_touch_targets()  # the dice picker
     roll(ui, 5, 3)
-    assert session.view.state.roll == Roll(3, 5)
+    assert session.view.board.roll == Roll(3, 5)
     board = ui.screen.board
     assert board.seat == 0 and board.dice == ["3", "5"]
     assert len([c for c in ui.widgets("SheetCell") if c.legal]) == 44  # every pair of pad A is empty
@@ -38,7 +37,7 @@ def test_a_turn_by_touch_then_the_final_table(ui, session):
     ui.tap(ui.one("SheetCell", cx=2, cy=0))
     view = session.view
     assert view.last == str(Place(0, 2, 0, 5, 3))
-    assert view.state.sheets[0][position(2, 0)] == 5 and view.state.sheets[0][position(5, 0)] == 3
+    assert view.board.sheets[0].rows[0][2] == 5 and view.board.sheets[0].rows[0][5] == 3
     assert board.seat == 1  # the sheet shown follows the player still writing
 
     ui.tap(ui.one("SheetCell", cx=0, cy=0))  # pad A has no cell in its corners
@@ -46,14 +45,14 @@ def test_a_turn_by_touch_then_the_final_table(ui, session):
     assert view.moves == 2 and view.message.kind == "error" and "no cell at (0,0)" in view.message.text
     ui.shot("splitter-refused-cell")
     ui.tap(ui.one("SheetCell", cx=6, cy=1))  # the first die (3) here, the 5 in the mirror cell
-    sheet = session.view.state.sheets[1]
-    assert sheet[position(6, 1)] == 3 and sheet[position(1, 1)] == 5
-    assert session.view.state.roll is None and session.view.to_play < 0  # next roll
+    sheet = session.view.board.sheets[1]
+    assert sheet.rows[1][6] == 3 and sheet.rows[1][1] == 5
+    assert session.view.board.roll is None and session.view.to_play < 0  # next roll
 
     rng = random.Random(7)
-    ui.play_until(lambda v: v.state.turn == 12, rng)
+    ui.play_until(lambda v: v.board.turn == 12, rng)
     ui.tap(ui.one("SeatTab", seat=0))
-    result = session.view.state.breakdown(0)
+    result = session.position.breakdown(0)
     assert board.total_text == f"Ana's sheet scores {result.total}"
     assert len(board.breakdown_rows) >= sum(1 for g in result.groups if g.points)
     ui.shot("splitter-mid-game")
@@ -61,13 +60,13 @@ def test_a_turn_by_touch_then_the_final_table(ui, session):
     view = ui.play_until(lambda v: v.outcome is not None, rng)
     rows = ui.screen.final_table.rows_data
     assert [row[0] for row in rows[1:]] == ["Ana", "Ben"]
-    assert [int(row[-1]) for row in rows[1:]] == [view.state.breakdown(s).total for s in (0, 1)]
+    assert [int(row[-1]) for row in rows[1:]] == [session.position.breakdown(s).total for s in (0, 1)]
     assert [int(s) for s in view.outcome.scores] == [int(row[-1]) for row in rows[1:]]
     ui.shot("splitter-game-over")
 
 
 def test_a_camera_reading_is_offered_and_played_only_when_confirmed(ui, session):
-    state = session.view.state
+    state = session.position
     seen = [{"6": 0.9, "5": 0.1}, {"2": 0.8, "3": 0.2}]  # two dice read by the camera
     session.suggest(state, rank_dice(state, seen))
     assert session.view.moves == 0  # offered, not played

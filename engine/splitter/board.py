@@ -1,0 +1,61 @@
+"""What the Splitter screen shows of a position: the pad's layout, the roll, who still writes it,
+and each sheet with what it scores. Sheets and layouts are laid out by row then column, as drawn."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, ClassVar
+
+from engine.splitter.actions import Roll
+from engine.splitter.pads import HEIGHT, PADS, WIDTH, Pad, position, xy
+from engine.splitter.scoring import Breakdown, breakdown
+
+if TYPE_CHECKING:
+    from engine.splitter.game import SplitterState
+
+
+@dataclass(frozen=True)
+class SplitterSheet:
+    rows: tuple[tuple[int, ...], ...]    # rows[y][x]: the number written, 0 for none
+    breakdown: Breakdown
+    scoring: frozenset[tuple[int, int]]  # (x, y) of the cells in groups that score
+
+
+@dataclass(frozen=True)
+class SplitterBoard:
+    WIDTH: ClassVar[int] = WIDTH
+    HEIGHT: ClassVar[int] = HEIGHT
+
+    pad: str
+    layout: tuple[tuple[str, ...], ...]  # layout[y][x]: "none", "cell", "star" or "heart"
+    turn: int                            # turns finished
+    roller: int
+    roll: Roll | None                    # this turn's dice, None until rolled
+    waiting: tuple[int, ...]             # the seats still to write the roll
+    sheets: tuple[SplitterSheet, ...]
+
+
+def build_board(state: SplitterState) -> SplitterBoard:
+    pad = state.pad.name
+    return SplitterBoard(pad, _layout(pad), state.turn, state.roller(), state.roll, state.waiting_for(),
+                         tuple(_sheet(values, pad) for values in state.sheets))
+
+
+@lru_cache(maxsize=None)
+def _layout(pad_name: str) -> tuple[tuple[str, ...], ...]:
+    pad = PADS[pad_name]
+    return tuple(tuple(_kind(pad, position(x, y)) for x in range(WIDTH)) for y in range(HEIGHT))
+
+
+def _kind(pad: Pad, pos: int) -> str:
+    if not pad.is_cell(pos):
+        return "none"
+    return "star" if pos in pad.stars else "heart" if pos in pad.hearts else "cell"
+
+
+@lru_cache(maxsize=4096)  # one sheet changes per move: the others are found here
+def _sheet(values: tuple[int, ...], pad_name: str) -> SplitterSheet:
+    result = breakdown(values, PADS[pad_name])
+    rows = tuple(values[y * WIDTH:(y + 1) * WIDTH] for y in range(HEIGHT))
+    scoring = frozenset(xy(cell) for group in result.groups if group.points for cell in group.cells)
+    return SplitterSheet(rows, result, scoring)
