@@ -27,7 +27,7 @@ import numpy as np
 
 from assistant import settings as settings_mod
 from assistant.commands.print_mat import all_mat_layouts, zone_names
-from vision.dice import CHECKER_MODEL, DETECTOR_MODEL, FACE_MODEL, DiceReader, _run, load_network
+from vision.dice import CHECKER_MODEL, DETECTOR_MODEL, FACE_MODEL, DiceReader, load_network, run_network
 from vision.dice_background import TableBackground
 from vision.dice_patches import PATCH_SIDE, blob, folded_blob
 from vision.evaluate import (Found, cut_out, enlarged_middle, evaluate, evaluate_crops, load_image, quarter_turned,
@@ -237,7 +237,7 @@ def engines() -> None:
         for _ in range(SPEED_FRAMES):
             for engine, net in nets.items():
                 start = time.perf_counter()
-                _run(net, images, make_blob)
+                run_network(net, images, make_blob)
                 times[engine].append((time.perf_counter() - start) * 1000)
         new, classic = (statistics.median(times[e]) for e in nets)
         print(f"engines, {name} x{batch}: new {new:.2f} ms, classic {classic:.2f} ms "

@@ -7,7 +7,7 @@ another language. Keep templates literal strings so the catalogue check can find
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 
 class Text(str):
@@ -29,3 +29,12 @@ class Text(str):
 def tr(template: str, **fields: Any) -> Text:
     """Mark a sentence for translation: ``tr("rung {rung} is taken", rung=3)``."""
     return Text(template, fields)
+
+
+def listing(items: Sequence[Text | str]) -> Text | str:
+    """"a", "a and b", "a, b and c", every joint translatable (and each item, when it is Text)."""
+    if len(items) == 1:
+        return items[0]
+    if len(items) == 2:
+        return tr("{first} and {last}", first=items[0], last=items[1])
+    return tr("{first}, {rest}", first=items[0], rest=listing(items[1:]))

@@ -15,11 +15,12 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.card_detect import DetectParams, _straight_runs
-from vision.card_features import CARD_SIZE, _INDEX, _hog, _unit
+from vision.arrays import unit_rows
+from vision.card_detect import DetectParams, straight_runs
+from vision.card_features import CARD_SIZE, INDEX_SIZE, hog, ink
 
 # The index patch, as fractions of the card's width and height (the rectified face's corner).
-INDEX_FRACTION = (_INDEX[0] / CARD_SIZE[0], _INDEX[1] / CARD_SIZE[1])
+INDEX_FRACTION = (INDEX_SIZE[0] / CARD_SIZE[0], INDEX_SIZE[1] / CARD_SIZE[1])
 
 
 @dataclass(frozen=True)
@@ -56,9 +57,9 @@ def card_corners(quad: np.ndarray) -> list[Corner]:
 
 
 def index_patches(frame: np.ndarray, corners: list[Corner], widths, aspect: float) -> np.ndarray:
-    """The index patch beside each corner (n x _INDEX height x width, BGR), for a card of the
+    """The index patch beside each corner (n x INDEX_SIZE height x width, BGR), for a card of the
     given width in pixels (one per corner) and height / width ``aspect``."""
-    pw, ph = _INDEX
+    pw, ph = INDEX_SIZE
     out = np.empty((len(corners), ph, pw, 3), np.uint8)
     for i, (c, width) in enumerate(zip(corners, widths)):
         along_right = INDEX_FRACTION[0] * width
@@ -75,10 +76,8 @@ def index_features(patches: np.ndarray) -> np.ndarray:
     """Gradient histograms of the patches' ink, enlarged twice: histogram cells then span 4 patch
     pixels, not 8, which tells apart index glyphs that coarser cells confuse (A and 9, K and J)."""
     n, h, w, _ = patches.shape
-    hsv = cv2.cvtColor(patches.reshape(n * h, w, 3), cv2.COLOR_BGR2HSV)
-    ink = cv2.max(hsv[..., 1], cv2.bitwise_not(hsv[..., 2]))
-    ink = cv2.resize(ink, (w * 2, n * h * 2), interpolation=cv2.INTER_LINEAR)
-    return _unit(_hog(ink.reshape(n, h * 2, w * 2).astype(np.float32)))
+    enlarged = cv2.resize(ink(patches), (w * 2, n * h * 2), interpolation=cv2.INTER_LINEAR)
+    return unit_rows(hog(enlarged.reshape(n, h * 2, w * 2).astype(np.float32)))
 
 
 # A corner's shorter edge may be this much of ``min_side`` (see _mask_corners).
@@ -131,7 +130,7 @@ def _mask_corners(mask: np.ndarray, shortest: float) -> list[Corner]:
         if len(pts) < 3:
             continue
         turning = 1.0 if cv2.contourArea(poly, oriented=True) > 0 else -1.0
-        runs = _straight_runs(pts, 0.25)
+        runs = straight_runs(pts, 0.25)
         out += _run_corners(runs, shortest, shortest, turning)
         # Beside a card's index the rim is narrow: the index, or a card lying over it, may cut
         # one edge short there (_SHORTER_EDGE). Such shorter runs are looked at apart, as they

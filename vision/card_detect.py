@@ -156,7 +156,7 @@ def _fit_quad(hull: np.ndarray) -> np.ndarray | None:
     if hull_area <= 0:
         return None
     poly = cv2.approxPolyDP(hull, 0.006 * cv2.arcLength(hull, True), True).reshape(-1, 2).tolist()
-    runs = _straight_runs(poly)
+    runs = straight_runs(poly)
     if len(runs) < 4:
         return None
     sides = sorted(sorted(range(len(runs)), key=lambda i: -math.hypot(*runs[i][1]))[:4])
@@ -174,7 +174,7 @@ def _fit_quad(hull: np.ndarray) -> np.ndarray | None:
     return quad if 0.8 < ratio < 1.1 else None
 
 
-def _straight_runs(pts: list, max_turn: float = 0.2) -> list[tuple[tuple, tuple]]:
+def straight_runs(pts: list, max_turn: float = 0.2) -> list[tuple[tuple, tuple]]:
     """Edges of a closed polygon, consecutive edges turning less than ``max_turn`` radians
     joined: (start point, vector) of each run."""
     n = len(pts)

@@ -12,11 +12,13 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
+from vision.arrays import unit_rows
+
 CARD_SIZE = (96, 144)         # width, height of a rectified card, pixels
 _RIM = 2                      # pixels of the quarter-size face's border left out of its colour
 _CELL, _BINS = 8, 9           # histogram of oriented gradients: 8x8-pixel cells, 9 directions
 _GLYPH = (32, 40)             # the central glyph is scaled into a box this size
-_INDEX = (24, 48)             # the corner where a playing card prints its index (width, height)
+INDEX_SIZE = (24, 48)         # the corner where a playing card prints its index (width, height)
 
 
 def portrait(corners: np.ndarray, lengths: np.ndarray | None = None) -> np.ndarray:
@@ -70,6 +72,12 @@ def _tall(faces: np.ndarray) -> np.ndarray:
     return faces.reshape(n * h, w, c)
 
 
+def ink(images: np.ndarray) -> np.ndarray:
+    """Strong colour or darkness, whatever the hue, of n BGR images h x w: one tall image n*h x w."""
+    hsv = cv2.cvtColor(_tall(images), cv2.COLOR_BGR2HSV)
+    return cv2.max(hsv[..., 1], cv2.bitwise_not(hsv[..., 2]))
+
+
 SHAPE_PARTS = ("glyph", "index", "whole")
 
 
@@ -88,30 +96,29 @@ def shape_features(faces: np.ndarray, parts: tuple[bool, bool, bool] = (True, Tr
     and enrolment weighs them (see card_model). A part not asked for in ``parts`` is left zero.
     """
     n, h, w, _ = faces.shape
-    hsv = cv2.cvtColor(_tall(faces), cv2.COLOR_BGR2HSV)
-    ink = cv2.max(hsv[..., 1], cv2.bitwise_not(hsv[..., 2]))
-    cards = ink.reshape(n, h, w)
+    tall = ink(faces)
+    cards = tall.reshape(n, h, w)
     out = np.zeros((n, part_slices()[-1].stop), np.float32)
     glyph, index, whole = part_slices()
     if parts[0]:
-        out[:, glyph] = _unit(_hog(np.stack([_glyph(i) for i in cards])))
+        out[:, glyph] = unit_rows(hog(np.stack([_glyph(i) for i in cards])))
     if parts[1]:
-        iw, ih = _INDEX
+        iw, ih = INDEX_SIZE
         corners = np.concatenate([cards[:, :ih, :iw], cards[:, h - ih:, w - iw:][:, ::-1, ::-1]])
-        both = _hog(corners.astype(np.float32))
-        out[:, index] = _unit(both[:n] + both[n:])
+        both = hog(corners.astype(np.float32))
+        out[:, index] = unit_rows(both[:n] + both[n:])
     if parts[2]:
         # Soften fine print (back patterns, paper texture) that sharp and blurred photos show
         # differently; the layout of the card is far coarser.
-        half = cv2.GaussianBlur(cv2.resize(ink, (w // 2, n * h // 2), interpolation=cv2.INTER_AREA), (5, 5), 0.8)
-        out[:, whole] = _unit(_hog(half.reshape(n, h // 2, w // 2).astype(np.float32)))
+        half = cv2.GaussianBlur(cv2.resize(tall, (w // 2, n * h // 2), interpolation=cv2.INTER_AREA), (5, 5), 0.8)
+        out[:, whole] = unit_rows(hog(half.reshape(n, h // 2, w // 2).astype(np.float32)))
     return out
 
 
 @lru_cache(maxsize=1)
 def part_slices() -> list[slice]:
     """Where each of SHAPE_PARTS lies in a row of :func:`shape_features`."""
-    sizes = [_hog_size(_GLYPH), _hog_size(_INDEX), _hog_size((CARD_SIZE[0] // 2, CARD_SIZE[1] // 2))]
+    sizes = [_hog_size(_GLYPH), _hog_size(INDEX_SIZE), _hog_size((CARD_SIZE[0] // 2, CARD_SIZE[1] // 2))]
     ends = np.cumsum(sizes)
     return [slice(int(e - s), int(e)) for s, e in zip(sizes, ends)]
 
@@ -120,15 +127,11 @@ def _hog_size(size: tuple[int, int]) -> int:
     return (size[0] // _CELL - 1) * (size[1] // _CELL - 1) * 4 * _BINS
 
 
-def _unit(f: np.ndarray) -> np.ndarray:
-    return f / (np.linalg.norm(f, axis=1, keepdims=True) + 1e-6)
-
-
-def _glyph(ink: np.ndarray) -> np.ndarray:
+def _glyph(card: np.ndarray) -> np.ndarray:
     """The ink in the middle of the card that does not touch the edge of that middle area (the
     printed value, or the central pips or picture), cropped and centred in a _GLYPH box."""
-    h, w = ink.shape
-    middle = ink[h * 2 // 9:h * 7 // 9, w // 6:w * 5 // 6]
+    h, w = card.shape
+    middle = card[h * 2 // 9:h * 7 // 9, w // 6:w * 5 // 6]
     _, mask = cv2.threshold(middle, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     mh, mw = mask.shape
@@ -149,7 +152,7 @@ def _glyph(ink: np.ndarray) -> np.ndarray:
     return out
 
 
-def _hog(images: np.ndarray) -> np.ndarray:
+def hog(images: np.ndarray) -> np.ndarray:
     """Histograms of oriented gradients of a batch of equal-size images (n x h x w): unsigned
     directions in 9 bins per 8x8 cell, blocks of 2x2 cells normalised (L2, clipped at 0.2,
     renormalised), blocks one cell apart."""

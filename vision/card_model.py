@@ -16,6 +16,7 @@ from typing import Sequence
 import numpy as np
 
 from engine.table import FACE_DOWN
+from vision.arrays import softmax, unit_rows
 
 NOT_A_CARD = "not-a-card"
 FACE_UP = "face-up"
@@ -60,10 +61,11 @@ class Linear:
     def scores(self, x: np.ndarray) -> np.ndarray:
         # einsum, not BLAS: these products are small, and a threaded BLAS only adds overhead on
         # a busy single-board computer.
-        return np.einsum("nd,dk->nk", _unit(np.atleast_2d(x) * self.weights).astype(np.float32), self.coef) + self.bias
+        weighed = unit_rows(np.atleast_2d(x) * self.weights).astype(np.float32)
+        return np.einsum("nd,dk->nk", weighed, self.coef) + self.bias
 
     def proba(self, x: np.ndarray) -> np.ndarray:
-        return _softmax(self.scores(x))
+        return softmax(self.scores(x))
 
     @classmethod
     def fit(cls, x: np.ndarray, labels: Sequence[str], groups: Sequence[int], parts: Sequence[slice],
@@ -78,25 +80,20 @@ class Linear:
         weights = np.zeros(x.shape[1], np.float32)
         for part, w in zip(parts, part_weights):
             weights[part] = w
-        xw = _unit(x * weights).astype(np.float32)
+        xw = unit_rows(x * weights).astype(np.float32)
         n, k = len(y), len(classes)
         target = np.eye(k, dtype=np.float32)[y]
         balance = (n / (k * np.bincount(y, minlength=k)))[y].astype(np.float32)[:, None] / n
         params = [np.zeros((x.shape[1], k), np.float32), np.zeros(k, np.float32)]
         moments = [[np.zeros_like(q), np.zeros_like(q)] for q in params]
         for t in range(1, steps + 1):
-            error = (_softmax(xw @ params[0] + params[1]) - target) * balance
+            error = (softmax(xw @ params[0] + params[1]) - target) * balance
             grads = (xw.T @ error + decay * params[0], error.sum(axis=0))
             for q, g, m in zip(params, grads, moments):
                 m[0] += 0.1 * (g - m[0])
                 m[1] += 0.001 * (g * g - m[1])
                 q -= 0.05 * (m[0] / (1 - 0.9 ** t)) / (np.sqrt(m[1] / (1 - 0.999 ** t)) + 1e-8)
         return cls(classes, weights, *params)
-
-
-def _softmax(z: np.ndarray) -> np.ndarray:
-    e = np.exp(z - z.max(axis=1, keepdims=True))
-    return e / e.sum(axis=1, keepdims=True)
 
 
 def choose_weights(x: np.ndarray, y: np.ndarray, groups: np.ndarray, parts: Sequence[slice]) -> tuple:
@@ -121,10 +118,6 @@ def choose_weights(x: np.ndarray, y: np.ndarray, groups: np.ndarray, parts: Sequ
 
 
 _LINEAR_ARRAYS = ("weights", "coef", "bias")
-
-
-def _unit(x: np.ndarray) -> np.ndarray:
-    return x / (np.linalg.norm(x, axis=1, keepdims=True) + 1e-9)
 
 
 @dataclass

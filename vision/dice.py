@@ -37,6 +37,7 @@ import cv2
 import numpy as np
 
 from engine.table import Die
+from vision.arrays import softmax
 from vision.dice_background import TableBackground
 from vision.dice_colours import Palette, body_colour
 from vision.dice_faces import EnrolledFaces, face_square
@@ -207,9 +208,9 @@ class DiceReader:
         levels = pyramid(image, float(sizes[:, 2].max()) * 1.5)
         patches = [patch(levels, *p) for p in sizes]
         networks = (self.face_network, self.second_faces, self.reread_faces)
-        outs = [_run(network, patches) for network in networks if network is not None]
+        outs = [run_network(network, patches) for network in networks if network is not None]
         die = np.prod([_sigmoid(out[:, 0]) for out in outs], axis=0) ** (1 / len(outs))
-        faces = (np.mean([_softmax(out[:, 1:7]) for out in outs], axis=0) * die[:, None]).sum(axis=0)
+        faces = (np.mean([softmax(out[:, 1:7]) for out in outs], axis=0) * die[:, None]).sum(axis=0)
         return faces / faces.sum()
 
     def _read(self, frame: np.ndarray) -> list[tuple[DieReading, np.ndarray]]:
@@ -271,7 +272,7 @@ class DiceReader:
     def _look(self, levels: list[np.ndarray], proposals: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The checker's view of (x, y, side) proposals: each moved as it answers, the
         probability that it is a die, and whether it looks like a one."""
-        out = _run(self.checker, [patch(levels, *p) for p in proposals], folded_blob)
+        out = run_network(self.checker, [patch(levels, *p) for p in proposals], folded_blob)
         return _moved(proposals, out), _sigmoid(out[:, 0]), out[:, 1:7].argmax(axis=1) == PIP_FACES.index("1")
 
     def _read_faces(self, levels, proposals: np.ndarray, confidence: np.ndarray, ones: np.ndarray, minimum: float):
@@ -321,8 +322,8 @@ class DiceReader:
         """The face networks' view of checked proposals: each moved as they answer, its
         confidence (with the checker's) and its face probabilities."""
         patches = [patch(levels, *p) for p in proposals]
-        out = _run(self.face_network, patches)
-        faces = _softmax(out[:, 1:7])
+        out = run_network(self.face_network, patches)
+        faces = softmax(out[:, 1:7])
         unsure = np.zeros(len(patches), bool)
         if self.enrolled is None:  # both networks must agree it is a die; the face network knows only pips
             confidence = np.sqrt(confidence * _sigmoid(out[:, 0]))
@@ -330,7 +331,7 @@ class DiceReader:
         # The second face network judges the dice the first two networks are not both sure of
         # (most side faces that an oblique camera sees are, and it rejects them apart).
         if self.second_faces is not None and unsure.any():
-            second = _run(self.second_faces, [p for p, u in zip(patches, unsure) if u])
+            second = run_network(self.second_faces, [p for p, u in zip(patches, unsure) if u])
             confidence[unsure] = np.cbrt(confidence[unsure] ** 2 * _sigmoid(second[:, 0]))
         # the faces of dice about to be dropped need no second reading
         doubtful = (faces.max(axis=1) < _DOUBT) & (confidence >= minimum)
@@ -348,10 +349,10 @@ class DiceReader:
         readings = [first]
         if count > 1:
             others = [view for k, view in enumerate(views) if k % count]
-            out = _softmax(_run(self.face_network, others)[:, 1:7]).reshape(len(patches), count - 1, -1)
+            out = softmax(run_network(self.face_network, others)[:, 1:7]).reshape(len(patches), count - 1, -1)
             readings.extend(out.transpose(1, 0, 2))
         if self.reread_faces is not None:
-            out = _softmax(_run(self.reread_faces, views)[:, 1:7]).reshape(len(patches), count, -1)
+            out = softmax(run_network(self.reread_faces, views)[:, 1:7]).reshape(len(patches), count, -1)
             readings.extend(out.transpose(1, 0, 2))
         return np.mean(readings, axis=0)
 
@@ -370,7 +371,7 @@ class DiceReader:
         """(x, y, side) rows in frame pixels: local maxima of the detector's centre map, the frame
         reduced to ``width`` px (by default ``first_width``)."""
         small, scale = detector_input(frame, width or self.first_width(frame))
-        maps = _run(self.detector, [small], folded_blob)[0]
+        maps = run_network(self.detector, [small], folded_blob)[0]
         heat = _sigmoid(maps[0])
         # maxima among the four nearest cells, not eight: where the marks of touching dice merge
         # into a ridge, one die's own maximum may have a higher diagonal neighbour on the ridge
@@ -428,7 +429,7 @@ def load_folded_network(name_or_path: str, side: int, shape: tuple[int, ...]) ->
     answer with nonsense rather than an error.)"""
     network = load_network(name_or_path)
     try:
-        answer = _run(network, [np.zeros((side, side, 3), np.uint8)], folded_blob).shape
+        answer = run_network(network, [np.zeros((side, side, 3), np.uint8)], folded_blob).shape
     except cv2.error:
         answer = None
     if answer != shape:
@@ -437,8 +438,8 @@ def load_folded_network(name_or_path: str, side: int, shape: tuple[int, ...]) ->
     return network
 
 
-def _run(network: cv2.dnn.Net, images: Sequence[np.ndarray],
-         make_blob: Callable[[Sequence[np.ndarray]], np.ndarray] = blob) -> np.ndarray:
+def run_network(network: cv2.dnn.Net, images: Sequence[np.ndarray],
+                make_blob: Callable[[Sequence[np.ndarray]], np.ndarray] = blob) -> np.ndarray:
     """The network's output for same-sized BGR images, given as ``make_blob`` builds them
     (``vision.dice_patches``: the detector and the checker take ``folded_blob``)."""
     network.setInput(make_blob(images))
@@ -491,11 +492,6 @@ def _check_frame(frame) -> None:
 
 def _sigmoid(x: np.ndarray) -> np.ndarray:
     return 1 / (1 + np.exp(-np.clip(x, -30, 30)))
-
-
-def _softmax(x: np.ndarray) -> np.ndarray:
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
 
 
 _GROWN = 2.0    # size of the second patch checked at each proposal

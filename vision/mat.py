@@ -92,7 +92,7 @@ class Zone:
     card: tuple[float, float] = (0.0, 0.0)
     gap: float = 0.0
 
-    def _axes(self) -> tuple[np.ndarray, np.ndarray]:
+    def axes(self) -> tuple[np.ndarray, np.ndarray]:
         """Unit vectors on the sheet of the zone's own right (u) and down (v) directions."""
         a = np.deg2rad(self.rotation)
         # Counter-clockwise on the sheet, whose y axis points down.
@@ -102,12 +102,12 @@ class Zone:
 
     def to_local(self, point: Sequence[float]) -> tuple[float, float]:
         """Sheet mm -> zone frame mm (origin at the zone centre, upright for its player)."""
-        u, v = self._axes()
+        u, v = self.axes()
         d = np.asarray(point, np.float64) - (self.x, self.y)
         return float(d @ u), float(d @ v)
 
     def to_sheet(self, local: Sequence[float]) -> tuple[float, float]:
-        u, v = self._axes()
+        u, v = self.axes()
         p = np.array([self.x, self.y]) + local[0] * u + local[1] * v
         return float(p[0]), float(p[1])
 

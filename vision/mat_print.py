@@ -128,7 +128,7 @@ def _zone_outlines(zone: Zone, rgb, lw: float, radius: float) -> list[Shape]:
 
 def _corner_marks(zone: Zone, cx: float, cy: float, w: float, h: float, rgb, lw: float) -> list[Shape]:
     arm = min(w, h) * 0.18
-    u, v = zone._axes()
+    u, v = zone.axes()
     out = []
     for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1)):
         corner = np.array([cx, cy]) + sx * w / 2 * u + sy * h / 2 * v
@@ -145,7 +145,7 @@ def _rounded(zone: Zone, cx: float, cy: float, w: float, h: float, r: float) -> 
         for k in range(5):
             a = np.deg2rad(start + k * 22.5)
             pts.append((ox + r * np.cos(a), oy + r * np.sin(a)))
-    u, v = zone._axes()
+    u, v = zone.axes()
     return tuple((float(cx + px * u[0] + py * v[0]), float(cy + px * u[1] + py * v[1])) for px, py in pts)
 
 

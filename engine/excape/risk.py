@@ -25,8 +25,8 @@ from engine.excape import ladder
 from engine.excape.actions import Again, Place
 from engine.excape.dice import ALL_ROLLS, ROLL_PROBABILITY, Roll
 from engine.excape.state import DECIDE, ExcapeState
-from engine.excape.words import chance_text, listing, seat_label
-from engine.text import tr
+from engine.excape.words import chance_text, seat_label
+from engine.text import listing, tr
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,8 @@ from engine.core import CHANCE, TERMINAL, Outcome, State
 from engine.excape import ladder
 from engine.excape.actions import Again, Place
 from engine.excape.dice import ALL_ROLLS, ROLL_PROBABILITY, Roll
-from engine.excape.words import listing, seat_label
-from engine.text import Text, tr
+from engine.excape.words import seat_label
+from engine.text import Text, listing, tr
 
 ROLLOFF, ROLL, DECIDE, OVER = "rolloff", "roll", "decide", "over"
 PHASES = (ROLLOFF, ROLL, DECIDE, OVER)

@@ -45,9 +45,7 @@ def explain_illegal(state, action: Action) -> Text:
 def _seen(state, action: Seen) -> Text:
     palette = state.game.palette
     if state.phase not in ph.CHANCE_PHASES:  # the same answer for every card: made once per state
-        if "no card" not in state._cache:
-            state._cache["no card"] = tr("no card is being turned up now: {what}", what=awaited(state))
-        return state._cache["no card"]
+        return state.memo("no card", lambda: tr("no card is being turned up now: {what}", what=awaited(state)))
     card = state.card_for(action)
     if card is None:
         if palette.colour_index(str(action.colour)) is None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from engine.core import (CHANCE, SIMULTANEOUS, TERMINAL, Action, IllegalActionError, Outcome, State, rank_winners,
                          sorted_actions)
@@ -53,6 +53,13 @@ class HiloState(State):
         return cls(game, round_no=round_no, totals=totals or (0,) * n, rounds=rounds, phase=ph.START,
                    grids=(g.full_grid(),) * n, fresh=DECK_SIZE - g.GRID_CARDS * n,
                    declined=declined or (0,) * n)
+
+    def memo(self, key: str, compute: Callable[[], Any]) -> Any:
+        """``compute()``, worked out once for this state (which never changes) and kept under ``key``."""
+        cache = self._cache
+        if key not in cache:
+            cache[key] = compute()
+        return cache[key]
 
     def _replace(self, **changes) -> "HiloState":
         new = object.__new__(HiloState)
@@ -122,9 +129,7 @@ class HiloState(State):
         return self.current_player()
 
     def legal_actions(self) -> tuple[Action, ...]:
-        if "legal" not in self._cache:
-            self._cache["legal"] = self._legal()
-        return self._cache["legal"]
+        return self.memo("legal", self._legal)
 
     def is_legal(self, action: Action) -> bool:
         return not self.explain_illegal(action)
@@ -192,9 +197,7 @@ class HiloState(State):
                        rank_winners(self.totals, lowest_wins=True), self.returns())
 
     def to_dict(self) -> dict[str, Any]:
-        if "dict" not in self._cache:
-            self._cache["dict"] = serialize.state_to_dict(self)
-        return serialize.copy_dict(self._cache["dict"])
+        return serialize.copy_dict(self.memo("dict", lambda: serialize.state_to_dict(self)))
 
     def table_view(self) -> dict[str, Any]:
         return report.table_view(self)

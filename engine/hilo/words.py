@@ -1,7 +1,7 @@
 """How the engine names places, lines, players and the step the table is at, for players."""
 from __future__ import annotations
 
-from engine.text import Text, tr
+from engine.text import Text, listing, tr
 from engine.hilo import phases as ph
 from engine.hilo.grid import Line
 
@@ -29,20 +29,13 @@ def player(seat: int, names=None) -> Text | str:
 
 def players(seats, names=None) -> Text | str:
     """"player 1, player 2 and player 3", kept as Text so each player can later be named."""
-    seats = list(seats)
-    if len(seats) == 1:
-        return player(seats[0], names)
-    if len(seats) == 2:
-        return tr("{first} and {last}", first=player(seats[0], names), last=player(seats[1], names))
-    return tr("{first}, {rest}", first=player(seats[0], names), rest=players(seats[1:], names))
+    return listing([player(seat, names) for seat in seats])
 
 
 def awaited(state, names=None) -> Text:
     """What the table should do next, in a sentence."""
     if names is None:  # the referee asks this for every refused action: once per state is enough
-        if "awaited" not in state._cache:
-            state._cache["awaited"] = _awaited(state, None)
-        return state._cache["awaited"]
+        return state.memo("awaited", lambda: _awaited(state, None))
     return _awaited(state, names)
 
 

@@ -29,6 +29,7 @@ import random
 import time
 import warnings
 from pathlib import Path
+from typing import Callable
 
 import cv2
 import numpy as np
@@ -37,8 +38,9 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 from engine.table import EXCAPE_FACES, STANDARD_FACES
+from vision.arrays import softmax
 from vision.dice import (CHECKER_MODEL, DETECTOR_MODEL, FACE_MODEL, REREAD_FACE_MODEL, SECOND_FACE_MODEL, DiceReader,
-                         _run, _softmax, at_both_sizes, load_network)
+                         at_both_sizes, load_network, run_network)
 from vision.dice_colours import Palette
 from vision.dice_patches import (DETECTOR_STRIDE, FACE_OUTPUTS, NORMALISED, PATCH_CONTEXT, PATCH_SIDE, PIP_FACES,
                                  blob, fold_stem, folded_blob, patch, pyramid)
@@ -287,15 +289,30 @@ def to_tensor(images: list[np.ndarray]) -> torch.Tensor:
     return torch.from_numpy(blob(images)).contiguous()
 
 
+def optimiser_step(net: nn.Module, steps: int, what: str) -> Callable[[int, torch.Tensor], None]:
+    """``take(step, loss)``: one step of AdamW on a one-cycle schedule over ``steps`` steps, the
+    loss printed every 200 steps and at the last."""
+    optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps, pct_start=0.1)
+    start = time.time()
+
+    def take(step: int, loss: torch.Tensor) -> None:
+        optimiser.zero_grad()
+        loss.backward()
+        optimiser.step()
+        schedule.step()
+        if step % 200 == 0 or step == steps - 1:
+            print(f"{what} step {step} loss {loss.item():.3f} ({time.time() - start:.0f} s)", flush=True)
+    return take
+
+
 def train_detector(photos: list[Photo], steps: int, seed: int) -> nn.Module:
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     net = Detector()
-    optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps, pct_start=0.1)
     weights = np.sqrt([len(p.dice) + 1.0 for p in photos])  # crowded tables are the hard ones
     weights /= weights.sum()
-    start = time.time()
+    take = optimiser_step(net, steps, "detector")
     for step in range(steps):
         batch = [detector_sample(photos[rng.choice(len(photos), p=weights)], rng) for _ in range(12)]
         images = to_tensor([b[0] for b in batch])
@@ -303,13 +320,7 @@ def train_detector(photos: list[Photo], steps: int, seed: int) -> nn.Module:
         reg = torch.from_numpy(np.stack([b[2] for b in batch]))
         mask = torch.from_numpy(np.stack([b[3] for b in batch]))
         out = net(images)
-        loss = _focal(out[:, 0], heat) + _masked_l1(out[:, 1:], reg, mask)
-        optimiser.zero_grad()
-        loss.backward()
-        optimiser.step()
-        schedule.step()
-        if step % 200 == 0 or step == steps - 1:
-            print(f"detector step {step} loss {loss.item():.3f} ({time.time() - start:.0f} s)", flush=True)
+        take(step, _focal(out[:, 0], heat) + _masked_l1(out[:, 1:], reg, mask))
     return net.eval()
 
 
@@ -349,8 +360,8 @@ def weigh_hard_dice(face_path: Path, photos: list[Photo]) -> None:
     for photo in photos:
         if not photo.dice or any(d.face not in PIP_FACES for d in photo.dice):
             continue
-        out = _run(network, [patch(photo.levels, d.x, d.y, d.side) for d in photo.dice])
-        truth = _softmax(out[:, 1:7])[np.arange(len(photo.dice)), [PIP_FACES.index(d.face) for d in photo.dice]]
+        out = run_network(network, [patch(photo.levels, d.x, d.y, d.side) for d in photo.dice])
+        truth = softmax(out[:, 1:7])[np.arange(len(photo.dice)), [PIP_FACES.index(d.face) for d in photo.dice]]
         photo.weights = 1 + HARD_WEIGHT * (1 - truth)
     hard = sum(int((p.weights > 1 + HARD_WEIGHT / 2).sum()) for p in photos if p.weights is not None)
     print(f"{hard} dice read with their true face under 0.5", flush=True)
@@ -368,9 +379,7 @@ def train_patches(net: nn.Module, photos: list[Photo], negatives, steps: int, se
     weights = [np.array([(len(p.dice) if p.weights is None else p.weights.sum()) + 1.0 for p in part])
                for part in (photos[:real], photos[real:])]
     weights = [w / w.sum() for w in weights]
-    optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps, pct_start=0.1)
-    start = time.time()
+    take = optimiser_step(net, steps, "patch")
     for step in range(steps):
         batch = []
         while len(batch) < 64:
@@ -391,12 +400,7 @@ def train_patches(net: nn.Module, photos: list[Photo], negatives, steps: int, se
         dice = is_die > 0
         if dice.any():
             loss = loss + 4 * F.smooth_l1_loss(out[dice, 7:], target[dice], beta=0.02)
-        optimiser.zero_grad()
-        loss.backward()
-        optimiser.step()
-        schedule.step()
-        if step % 200 == 0 or step == steps - 1:
-            print(f"patch step {step} loss {loss.item():.3f} ({time.time() - start:.0f} s)", flush=True)
+        take(step, loss)
     return net.eval()
 
 
@@ -457,7 +461,7 @@ def check_folded(net: nn.Module, path: Path, size: tuple[int, int]) -> None:
     images = [np.random.default_rng(0).integers(0, 256, (*size, 3), dtype=np.uint8) for _ in range(2)]
     with torch.no_grad():
         expected = net(to_tensor(images)).numpy()
-    if not np.allclose(_run(load_network(str(path)), images, folded_blob), expected, atol=1e-3):
+    if not np.allclose(run_network(load_network(str(path)), images, folded_blob), expected, atol=1e-3):
         raise ValueError(f"{path}: the folded network does not answer as the network it was folded from")
 
 
