@@ -26,7 +26,9 @@ from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, St
 from kivy.uix.screenmanager import NoTransition, ScreenManager  # noqa: E402
 
 from assistant import i18n  # noqa: E402
-from assistant.session import AdviceWorker, Session, ViewState  # noqa: E402
+from assistant.advice_worker import AdviceWorker  # noqa: E402
+from assistant.session import Session  # noqa: E402
+from assistant.views import GAME, ViewState  # noqa: E402
 from engine.text import tr as make_text  # noqa: E402
 
 log = logging.getLogger(__name__)
@@ -83,14 +85,9 @@ class TableApp(App):
     def build(self):
         from kivy.core.window import Window  # opens the window: after configure_window
 
-        from assistant.screens import game_screen_class
-        from assistant.screens.home import HomeScreen
-
         for path in sorted(KV_DIR.glob("*.kv")):
             Builder.load_file(str(path))
-        self._game_screen_class = game_screen_class
         manager = ScreenManager(transition=NoTransition())
-        manager.add_widget(HomeScreen(name="home"))
         Window.bind(size=lambda *_: self._rescale())
         self._rescale()
         self.root = manager
@@ -122,11 +119,13 @@ class TableApp(App):
         self.scale = min(width / BASE_SIZE[0], height / BASE_SIZE[1])
 
     def _show(self, view: ViewState) -> None:
+        from assistant.screens import screen_class, screen_name
+
         self.view = view
         manager = self.root
-        name = "home" if view.screen == "home" else f"game:{view.game_id}"
-        if not manager.has_screen(name):
-            manager.add_widget(self._game_screen_class(view.game_id)(name=name))
+        name = screen_name(view.screen, view.game_id)
+        if not manager.has_screen(name):  # each kind of screen is built when first shown
+            manager.add_widget(screen_class(view.screen, view.game_id)(name=name))
         screen = manager.get_screen(name)
         screen.update(view)
         self.message_text = screen.word_message(view) if view.message else ""
@@ -159,4 +158,5 @@ class TableApp(App):
         function()
 
     def screen_for(self, game_id: str):
-        return self.root.get_screen(f"game:{game_id}")
+        from assistant.screens import screen_name
+        return self.root.get_screen(screen_name(GAME, game_id))

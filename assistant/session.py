@@ -2,99 +2,30 @@
 
 Touch, buttons and the serial panel all reach the game through a ``Session`` method. Every
 accepted action is written to the store *before* the view-state changes, so what a screen shows
-has always been saved. The view-state is an immutable ``ViewState``; listeners get each new one.
-Call a session from one thread (the app's main loop): background devices hand their intents over.
+has always been saved. The view-state is an immutable ``ViewState`` (``assistant.views``);
+listeners get each new one. Call a session from one thread (the app's main loop): background
+devices hand their intents over. Advice runs on an ``AdviceWorker`` when the app gives one.
 """
 from __future__ import annotations
 
-import importlib
 import logging
 import sqlite3
-import threading
-from dataclasses import dataclass, field, replace
-from fractions import Fraction
+from dataclasses import replace
 from typing import Any, Callable, Mapping, Sequence
 
+from assistant.advice_worker import AdviceWorker
 from assistant.reconcile import Candidate
-from assistant.store import MatchRecord, Result, Store, StoreError
+from assistant.store import MatchRecord, Store, StoreError
+from assistant.views import ERROR, EXPLAIN, GAME, HOME, INFO, Message, ViewState, game_view, played
 from engine import registry
-from engine.core import (CHANCE, SIMULTANEOUS, TERMINAL, Action, Advice, Game, Outcome, RulesError,
-                         State)
+from engine.core import CHANCE, TERMINAL, Action, Advice, Game, RulesError, State
 from engine.match import Match, MatchFileError, Player
 from engine.text import Text, tr
 
 log = logging.getLogger(__name__)
 
-INFO, ERROR, EXPLAIN = "info", "error", "explain"  # message kinds
 # Colours given, in this order, to players who come to the table without one (palette names).
 SEAT_COLOURS = ("red", "blue", "yellow", "green", "purple", "orange", "pink", "lime")
-
-
-@dataclass(frozen=True)
-class Seat:
-    name: str
-    colour: str
-    score: float
-    to_play: bool
-
-
-@dataclass(frozen=True)
-class Choice:
-    """A legal action offered to the players, with the advice for it when there is some."""
-
-    action: Action
-    notation: str
-    seat: int                      # who takes it (CHANCE for outcomes)
-    advice: Text | str = ""
-    value: float | Fraction | None = None
-    best: bool = False
-
-
-@dataclass(frozen=True)
-class Message:
-    """A line for the players. After a move, ``action`` and ``seat`` (who made it, CHANCE for
-    the table) let a screen word the move its own way."""
-
-    text: Text | str
-    kind: str = INFO
-    action: Action | None = None
-    seat: int = CHANCE
-
-
-@dataclass(frozen=True)
-class ViewState:
-    """Everything a screen shows. ``screen`` is "home" or "game"; game fields are empty at home."""
-
-    revision: int
-    screen: str
-    games: tuple[str, ...] = ()
-    unfinished: tuple[MatchRecord, ...] = ()
-    results: tuple[Result, ...] = ()
-    known_players: tuple[Player, ...] = ()
-    match_id: int | None = None
-    game_id: str = ""
-    title: str = ""
-    options: Mapping[str, Any] = field(default_factory=dict)
-    seats: tuple[Seat, ...] = ()
-    state: State | None = None
-    to_play: int = TERMINAL
-    turn: Text | str = ""
-    choices: tuple[Choice, ...] = ()
-    advice_pending: bool = False   # the advice is being worked out; a view with it follows
-    chance: tuple[tuple[Action, Fraction], ...] = ()
-    suggestions: tuple[Candidate, ...] = ()  # what the camera read, for the players to confirm
-    cursor: int = 0
-    moves: int = 0
-    last: str = ""
-    can_undo: bool = False
-    can_redo: bool = False
-    outcome: Outcome | None = None
-    message: Message | None = None
-    notices: tuple[Text | str, ...] = ()
-
-    @property
-    def names(self) -> tuple[str, ...]:
-        return tuple(seat.name for seat in self.seats)
 
 
 Listener = Callable[[ViewState], None]
@@ -112,7 +43,6 @@ class Session:
         self._listeners: list[Listener] = []
         self._match: Match | None = None
         self._match_id: int | None = None
-        self._advise: Callable[[State], list[Advice]] | None = None
         self._worker: AdviceWorker | None = None  # None: advice is computed before each view
         self._notices: list[Text | str] = [store.notice] if store.notice else []
         self._view = self._home_view(0, None)
@@ -130,6 +60,12 @@ class Session:
     @property
     def match(self) -> Match | None:
         return self._match
+
+    @property
+    def position(self) -> State | None:
+        """The game's position now (immutable: the camera's thread may read it), None at home."""
+        match = self._match
+        return None if match is None else match.state
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """Call ``listener(view)`` after every change; returns a function that unsubscribes."""
@@ -164,9 +100,8 @@ class Session:
                 unfinished = self.store.unfinished()
                 if not unfinished:
                     return self._say(tr("there is no unfinished game to resume"), INFO)
-                record = unfinished[0]
-            else:
-                record = self.store.load_match(match_id)
+                match_id = unfinished[0].id
+            record = self.store.load_match(match_id)
             match = replay(record, self._games)
         except (StoreError, MatchFileError) as exc:
             return self._say(tr("that game cannot be reopened: {reason}", reason=str(exc)), ERROR)
@@ -175,7 +110,7 @@ class Session:
 
     def leave(self) -> ViewState:
         """Back to the home screen; an unfinished match stays stored and can be resumed."""
-        self._match = self._match_id = self._advise = None
+        self._match = self._match_id = None
         return self._publish(self._home_view(self._view.revision + 1, None))
 
     def abandon(self, match_id: int | None = None) -> ViewState:
@@ -193,6 +128,15 @@ class Session:
             return self._view
         return self._refresh(Message(tr("{name} is saved", name=player.name)))
 
+    def open_screen(self, kind: str) -> ViewState:
+        """Show another kind of screen (settings, camera, ...) over the game or home; ``close_screen``
+        comes back."""
+        return self._publish(replace(self._view, revision=self._view.revision + 1, screen=kind))
+
+    def close_screen(self) -> ViewState:
+        if self._match is None:
+            return self._publish(self._home_view(self._view.revision + 1, None))
+        return self._publish(replace(self._view, revision=self._view.revision + 1, screen=GAME))
 
     # --- playing -------------------------------------------------------------------------------
 
@@ -211,9 +155,9 @@ class Session:
         outcome = after.outcome() if after.is_terminal() else None
         if self._write(lambda: self.store.append_action(self._match_id, seq, str(action), outcome)) is None:
             return self._view
-        played = self._played(action)
+        message = played(match, action)
         match.push(action)
-        return self._game_changed(played)
+        return self._game_changed(message)
 
     def why_not(self, action: Action | str) -> ViewState:
         """The engine's reason an action is not allowed now (or that it is allowed)."""
@@ -312,7 +256,6 @@ class Session:
 
     def _enter(self, match: Match, match_id: int, message: Message) -> ViewState:
         self._match, self._match_id = match, match_id
-        self._advise = advisor(match.game)
         return self._game_changed(message)
 
     def _game_changed(self, message: Message | None) -> ViewState:
@@ -346,123 +289,48 @@ class Session:
 
     def _home_view(self, revision: int, message: Message | None) -> ViewState:
         return ViewState(
-            revision=revision, screen="home", games=self.playable_games(), unfinished=self.store.unfinished(),
+            revision=revision, screen=HOME, games=self.playable_games(), unfinished=self.store.unfinished(),
             results=self.store.results(self.history_size), known_players=self.store.players(),
             message=message, notices=tuple(self._notices))
 
     def _game_view(self, revision: int, message: Message | None) -> ViewState:
         match = self._match
         assert match is not None
-        state = match.state
-        to_play = state.current_player()
-        scores = state.returns()
-        seats = tuple(Seat(p.name, p.colour, scores[i], _seat_acts(state, to_play, i))
-                      for i, p in enumerate(match.players))
-        advice = self._advice(state, to_play)
-        return ViewState(
-            revision=revision, screen="game", match_id=self._match_id,
-            game_id=match.game.id, title=match.game.title, options=match.game.options_dict(),
-            seats=seats, state=state, to_play=to_play, turn=self._turn_text(state, to_play),
-            choices=self._choices(state, to_play, advice or []), advice_pending=advice is None,
-            chance=state.chance_outcomes(),
-            moves=len(match.history), last=str(match.history[-1]) if match.history else "",
-            can_undo=match.can_undo(), can_redo=match.can_redo(), outcome=state.outcome(),
-            message=message, notices=tuple(self._notices))
+        worked_out = self._work_out(match.game, match.state)
+        advice, analysis = worked_out if worked_out is not None else (None, None)
+        return game_view(match, self._match_id, revision, message, self._notices, advice, analysis)
 
-    def _advice(self, state: State, to_play: int) -> list[Advice] | None:
-        """The advice for ``state``; None while the worker computes it (a new view follows)."""
-        if to_play in (TERMINAL, CHANCE) or not self.advice_enabled or self._advise is None:
-            return []
+    def _work_out(self, game: Game, state: State) -> tuple[list[Advice], Any] | None:
+        """The advice and the analysis for ``state``; None while the worker works them out (a
+        new view follows)."""
+        advise = (self.advice_enabled and game.offers_advice()
+                  and state.current_player() not in (TERMINAL, CHANCE))
+        if not advise and not game.offers_analysis():
+            return [], None
+
+        def job() -> tuple[list[Advice], Any]:
+            return (game.advise(state) if advise else []), game.analyse(state)
+
         if self._worker is None:
             try:
-                return self._advise(state)
+                return job()
             except Exception:  # an advisor bug must not stop the game: the moves stay listed
                 log.exception("advice failed")
-                return []
-        self._worker.submit(lambda: self._advise(state), lambda advice: self._advised(state, advice))
+                return [], None
+        self._worker.submit(job, lambda done: self._worked_out(state, *done))
         return None
 
-    def _advised(self, state: State, advice: list[Advice]) -> None:
-        """The worker's advice, back on the session's thread: shown if the game is still there."""
+    def _worked_out(self, state: State, advice: list[Advice], analysis: Any) -> None:
+        """The worker's results, back on the session's thread: shown if the game is still there."""
         if self._match is None or self._match.state is not state:
             return
+        self._publish(self._game_view_with(advice, analysis))
+
+    def _game_view_with(self, advice: list[Advice], analysis: Any) -> ViewState:
         view = self._view
-        self._publish(replace(view, revision=view.revision + 1, advice_pending=False,
-                              choices=self._choices(state, view.to_play, advice)))
-
-    def _choices(self, state: State, to_play: int, advice: list[Advice]) -> tuple[Choice, ...]:
-        if to_play == TERMINAL:
-            return ()
-        legal = state.legal_actions()
-        advice = [a for a in advice if a.action in legal]
-        advised = {a.action for a in advice}
-        best = advice[0].value if advice else None
-        ordered = [Choice(a.action, str(a.action), state.acting_player(a.action), a.text, a.value,
-                          a.value == best) for a in advice]
-        ordered += [Choice(a, str(a), state.acting_player(a)) for a in legal if a not in advised]
-        return tuple(ordered)
-
-    def _turn_text(self, state: State, to_play: int) -> Text:
-        names = [p.name for p in self._match.players]
-        if to_play == TERMINAL:
-            winners = state.outcome().winners
-            if len(winners) == 1:
-                return tr("Game over: {name} wins", name=names[winners[0]])
-            return tr("Game over: {names} share the win", names=", ".join(names[w] for w in winners))
-        if to_play == CHANCE:
-            return tr("Waiting for the dice or cards")
-        if to_play == SIMULTANEOUS:
-            return tr("Everyone plays now")
-        return tr("{name} to play", name=names[to_play])
-
-    def _played(self, action: Action) -> Message:
-        """Who did what, for the message line (made before the action is applied)."""
-        seat = self._match.state.acting_player(action)
-        if 0 <= seat < len(self._match.players):
-            text = tr("{name}: {action}", name=self._match.players[seat].name, action=str(action))
-        else:
-            text = tr("table: {action}", action=str(action))
-        return Message(text, INFO, action, seat)
-
-
-class AdviceWorker:
-    """One background thread working out advice; only the latest request matters (a stale one
-    is skipped). ``deliver(callback)`` must run the callback on the session's thread."""
-
-    def __init__(self, deliver: Callable[[Callable[[], None]], None]):
-        self._deliver = deliver
-        self._lock = threading.Lock()
-        self._latest: tuple[Callable[[], Any], Callable[[Any], None]] | None = None
-        self._running = False
-
-    def submit(self, job: Callable[[], Any], on_done: Callable[[Any], None]) -> None:
-        with self._lock:
-            self._latest = (job, on_done)
-            if self._running:
-                return
-            self._running = True
-        threading.Thread(target=self._run, name="advice", daemon=True).start()
-
-    def _run(self) -> None:
-        while True:
-            with self._lock:
-                item, self._latest = self._latest, None
-                if item is None:
-                    self._running = False
-                    return
-            job, on_done = item
-            try:
-                result = job()
-            except Exception:  # an advisor bug must not stop the game: the moves stay listed
-                log.exception("advice failed")
-                continue
-            self._deliver(lambda: on_done(result))
-
-
-def _seat_acts(state: State, to_play: int, seat: int) -> bool:
-    if to_play == SIMULTANEOUS:
-        return any(state.acting_player(a) == seat for a in state.legal_actions())
-    return to_play == seat
+        return replace(game_view(self._match, self._match_id, view.revision + 1, view.message, self._notices,
+                                 advice, analysis), cursor=view.cursor, suggestions=view.suggestions,
+                       screen=view.screen)
 
 
 def with_colours(players: tuple[Player, ...]) -> tuple[Player, ...]:
@@ -473,21 +341,7 @@ def with_colours(players: tuple[Player, ...]) -> tuple[Player, ...]:
 
 def replay(record: MatchRecord, games: Callable[[str], type[Game]] = registry.game_class) -> Match:
     """Rebuild a stored match by replaying its actions through the rules (MatchFileError if not)."""
-    data = {"format": "table-assistant/match", "version": 1, "game": record.game,
-            "options": record.options, "players": [{"name": p.name, "colour": p.colour} for p in record.players],
-            "actions": list(record.lines)}
-    return Match.from_dict(data, f"game {record.id}", games)
-
-
-def advisor(game: Game) -> Callable[[State], list[Advice]] | None:
-    """The ``advise(state)`` function of a game's module or of the package that holds it."""
-    module = type(game).__module__
-    while module:
-        advise = getattr(importlib.import_module(module), "advise", None)
-        if callable(advise):
-            return advise
-        module = module.rpartition(".")[0]
-    return None
+    return Match.replay(record.game, record.options, record.players, record.lines, f"game {record.id}", games)
 
 
 # By the names of hardware.intents.Intent (buttons and the serial panel).

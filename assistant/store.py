@@ -80,6 +80,18 @@ class MatchRecord:
 
 
 @dataclass(frozen=True)
+class MatchSummary:
+    """A stored match as the home screen lists it, without its action log."""
+
+    id: int
+    game: str
+    players: tuple[Player, ...]
+    moves: int
+    started: float
+    updated: float
+
+
+@dataclass(frozen=True)
 class Result:
     match_id: int
     game: str
@@ -243,16 +255,15 @@ class Store:
         row = self._match_row(match_id)
         lines = tuple(line for (line,) in self._db.execute(
             "SELECT line FROM actions WHERE match_id = ? ORDER BY seq", (match_id,)))
-        return MatchRecord(
-            id=row[0], game=row[1], options=json.loads(row[2]),
-            players=tuple(Player(p["name"], p.get("colour", "")) for p in json.loads(row[3])),
-            lines=lines, started=row[4], updated=row[5], status=row[6])
+        return MatchRecord(id=row[0], game=row[1], options=json.loads(row[2]), players=_players(row[3]),
+                           lines=lines, started=row[4], updated=row[5], status=row[6])
 
-    def unfinished(self) -> tuple[MatchRecord, ...]:
-        """Matches still being played, the most recently touched first."""
-        ids = [i for (i,) in self._db.execute(
-            "SELECT id FROM matches WHERE status = 'playing' ORDER BY updated DESC, id DESC")]
-        return tuple(self.load_match(i) for i in ids)
+    def unfinished(self) -> tuple[MatchSummary, ...]:
+        """Matches still being played, the most recently touched first (one query, no action logs)."""
+        rows = self._db.execute(
+            "SELECT id, game, players, (SELECT count(*) FROM actions WHERE match_id = id), started, updated "
+            "FROM matches WHERE status = 'playing' ORDER BY updated DESC, id DESC")
+        return tuple(MatchSummary(r[0], r[1], _players(r[2]), r[3], r[4], r[5]) for r in rows)
 
     def results(self, limit: int = 20) -> tuple[Result, ...]:
         """Finished matches, the latest first."""
@@ -297,6 +308,10 @@ class _Transaction:
 
     def __exit__(self, kind, value, traceback) -> None:
         self.db.execute("COMMIT" if kind is None else "ROLLBACK")
+
+
+def _players(text: str) -> tuple[Player, ...]:
+    return tuple(Player(p["name"], p.get("colour", "")) for p in json.loads(text))
 
 
 def _players_json(players: Sequence[Player]) -> str:

@@ -18,10 +18,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from engine import registry
+
 ROOT = Path(__file__).resolve().parents[1]
 STARTS = 3
 DEMO_MOVES = 60  # per game
-GAMES = ("hilo", "splitter", "excape", "holdup")
 QUIET = ["--set", "camera.source=none", "--set", "gpio.enabled=false", "--set", "app.log_level=error"]
 
 
@@ -102,14 +103,14 @@ def update_times(moves: int = 80) -> dict[str, list[float]]:
     app = TableApp(Session(Store(IN_MEMORY), advice=False))
     app._run_prepare()
     times: dict[str, list[float]] = {}
-    for game in GAMES:
+    for game in registry.game_ids():
         session = Session(Store(IN_MEMORY), advice=False)
         app.attach(session)
         session.new_match(game, ["Ana", "Ben", "Chloé"])
         EventLoop.idle()
         rng = random.Random(1)
         for _ in range(moves):
-            state = session.view.state
+            state = session.position
             if state.is_terminal():
                 break
             action = state.sample_chance(rng) if state.is_chance_node() else rng.choice(state.legal_actions())
@@ -149,7 +150,7 @@ def main() -> None:
         for game, samples in update_times().items():
             print(f"{game}: a move shown in {statistics.median(samples):.1f} ms median, "
                   f"{max(samples):.1f} ms max ({len(samples)} moves, 3 players; drawing not included)")
-        for game in GAMES:
+        for game in registry.game_ids():
             last, peak, took = demo_memory(game)
             print(f"demo --game {game}, {DEMO_MOVES} moves: RSS at the end {last / 1024:.0f} MiB, "
                   f"peak {peak / 1024:.0f} MiB ({took:.1f} s)")

@@ -165,6 +165,11 @@ class State(ABC):
         """The seat that takes ``action`` (CHANCE for outcomes); games with SIMULTANEOUS override."""
         return self.current_player()
 
+    def board(self) -> Any:
+        """What the game's screen shows of this position: a frozen view model that the game's
+        package exports (None: the screen shows ``describe``). Cheap: it is built for every view."""
+        return None
+
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and other.to_dict() == self.to_dict()
 
@@ -182,6 +187,14 @@ class Game(ABC):
     Options: ClassVar[type]    # a frozen dataclass of named options with their defaults
     max_game_length: ClassVar[int]  # bound on the number of actions of any game (for the checks)
 
+    # What the game offers besides its rules. The registry, the command line and the screens read
+    # these; a game that leaves them as they are simply offers less.
+    option_choices: ClassVar[Mapping[str, tuple[str, ...]]] = {}  # text options set from a fixed list
+    option_words: ClassVar[Mapping[str, str]] = {}  # option -> its name for the players (English)
+    score_file: ClassVar[str] = ""  # what `score` reads for this game ("": the game scores no file)
+    score_options: ClassVar[tuple[str, ...]] = ()  # options a scored file needs on the command line
+    camera_actions: ClassVar[tuple[type["Action"], ...]] = ()  # actions whose result the camera sees
+
     def __init__(self, num_players: int, options: Mapping[str, Any] | None = None):
         if not self.min_players <= num_players <= self.max_players:
             raise OptionError(
@@ -193,6 +206,11 @@ class Game(ABC):
     def options_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self.options)
 
+    @classmethod
+    def option_word(cls, name: str) -> str:
+        """An option's name for the players (English; the screens translate it)."""
+        return cls.option_words.get(name, name.replace("_", " "))
+
     @abstractmethod
     def new_initial_state(self) -> State: ...
 
@@ -203,6 +221,35 @@ class Game(ABC):
     @abstractmethod
     def state_from_dict(self, data: Mapping[str, Any]) -> State:
         """Validate a position and build it; InvalidStateError naming the inconsistent field."""
+
+    def advise(self, state: State) -> list[Advice]:
+        """Advice for whoever acts in ``state``, best first ([] when there is none). It may be
+        slow: the app works it out off the UI thread."""
+        return []
+
+    @classmethod
+    def offers_advice(cls) -> bool:
+        return cls.advise is not Game.advise
+
+    def analyse(self, state: State) -> Any:
+        """Figures for the game's screen too slow to build with every view (an exact risk),
+        worked out beside the advice, off the UI thread; None when the game has none."""
+        return None
+
+    @classmethod
+    def offers_analysis(cls) -> bool:
+        return cls.analyse is not Game.analyse
+
+    @staticmethod
+    def score_text(text: str, **options: Any) -> dict[str, Any]:
+        """Score a finished round or sheet given as text (see ``score_file``): JSON-ready, and
+        ValueError naming what is wrong."""
+        raise NotImplementedError("this game scores no file")
+
+    @staticmethod
+    def format_score(result: dict[str, Any]) -> str:
+        """``score_text``'s result for a person."""
+        raise NotImplementedError("this game scores no file")
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(num_players={self.num_players}, options={self.options_dict()!r})"

@@ -125,12 +125,19 @@ class Match:
             if not isinstance(data.get(key), kind):
                 raise MatchFileError(f"{where}: field {key!r} is missing or not a {kind.__name__}")
         players = [Player.from_dict(p, f"{where}: players[{i}]") for i, p in enumerate(data["players"])]
+        return cls.replay(data["game"], data["options"], players, data["actions"], where, games)
+
+    @classmethod
+    def replay(cls, game_id: str, options: Mapping[str, Any], players: Sequence[Player], lines: Sequence[Any],
+               where: str = "match", games: Callable[[str], type[Game]] = registry.game_class) -> "Match":
+        """The match made by playing ``lines`` through the rules; MatchFileError naming the
+        first line that does not replay."""
         try:
-            game = games(data["game"])(len(players), data["options"])
+            game = games(game_id)(len(players), dict(options))
         except RulesError as exc:
             raise MatchFileError(f"{where}: {exc}") from exc
         match = cls(game, players)
-        for number, line in enumerate(data["actions"], start=1):
+        for number, line in enumerate(lines, start=1):
             try:
                 if not isinstance(line, str):
                     raise RulesError("an action must be a line of text")

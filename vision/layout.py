@@ -100,12 +100,12 @@ def _pile(layout: MatLayout, placed, zone_id: str) -> str:
     return pile_top(placed[zone_id], layout.zone(zone_id))
 
 
-VIEWS = {"hilo": hilo_view, "holdup": holdup_view}
-
-
 def table_view(readings: Sequence[CardReading], pose: MatPose, layout: MatLayout) -> dict[str, Any]:
-    """The card part of the table view for the layout's game; raises KeyError for a game
-    without cards."""
-    if layout.game not in VIEWS:
-        raise KeyError(f"{layout.game} has no cards to lay out")
-    return VIEWS[layout.game](readings, pose, layout)
+    """The card part of the table view for the layout's game, chosen by the kinds of zones its
+    mat prints (card grids: Hilo's view; card rows: Hold Up's); KeyError for a mat without cards."""
+    kinds = {zone.kind for zone in layout.zones}
+    if "grid" in kinds:
+        return hilo_view(readings, pose, layout)
+    if "row" in kinds:
+        return holdup_view(readings, pose, layout)
+    raise KeyError(f"{layout.game} has no cards to lay out")

@@ -5,13 +5,9 @@ Each kind of calibration has its module ``assistant/commands/calibrate_<kind>.py
 """
 from __future__ import annotations
 
-import importlib
-
-KINDS = ("calibrate_dice", "calibrate_cards")
+from assistant.commands import add_group
 
 
 def add_parser(sub) -> None:
-    parser = sub.add_parser("calibrate", help="learn the table's dice or cards from photos")
-    whats = parser.add_subparsers(dest="calibrate_what", metavar="WHAT", required=True)
-    for name in KINDS:
-        importlib.import_module(f"assistant.commands.{name}").add_parser(whats)
+    add_group(sub, "calibrate", "learn the table's dice or cards from photos", "WHAT",
+              ("calibrate_dice", "calibrate_cards"))

@@ -11,7 +11,8 @@ import time
 from typing import Sequence
 
 from assistant.commands.run import add_window_arguments, make_app, new_session, stop_on_sigterm
-from assistant.session import Session, ViewState
+from assistant.session import Session
+from assistant.views import ViewState
 from assistant.store import IN_MEMORY, Store
 from engine import registry
 from engine.match import Player
@@ -56,10 +57,9 @@ class DemoTable:
             self._pause += 1
             return self._start_next() if self._pause > PAUSE_STEPS else view
         self.played += 1
-        return self.session.play(self._pick(view))
+        return self.session.play(self._pick(view, self.session.position))
 
-    def _pick(self, view: ViewState):
-        state = view.state
+    def _pick(self, view: ViewState, state):
         if state.is_chance_node():
             return state.sample_chance(self.rng)
         if view.choices[0].advice and self.rng.random() < BEST_MOVE_ODDS:
@@ -114,18 +114,20 @@ def play_in_terminal(table: DemoTable, step: float, moves: int | None, language:
         print(translate(view.message.text, language) if view.message else "", flush=True)
         if view.outcome is not None and moves is None:
             print(translate(view.turn, language))
-            print(describe(view))
+            print(describe(table.session))
             return 0
         if moves is not None and table.played >= moves:
-            print(describe(view))
+            print(describe(table.session))
             return 0
         time.sleep(step)
         view = table.step()
 
 
-def describe(view: ViewState) -> str:
+def describe(session: Session) -> str:
+    """The position in words (the scores for a game that has no words for it)."""
+    view = session.view
     try:
-        return view.state.describe(view.names)
+        return session.position.describe(view.names)
     except NotImplementedError:
         return ", ".join(f"{seat.name} {seat.score:g}" for seat in view.seats)
 

@@ -5,17 +5,14 @@ Each kind of reader has its module ``assistant/commands/eval_<kind>.py`` providi
 """
 from __future__ import annotations
 
-import importlib
 import json
 
-KINDS = ("eval_dice", "eval_cards")
+from assistant.commands import add_group
 
 
 def add_parser(sub) -> None:
-    parser = sub.add_parser("eval", help="measure a reader's accuracy and speed on labelled photos")
-    kinds = parser.add_subparsers(dest="eval_kind", metavar="KIND", required=True)
-    for name in KINDS:
-        importlib.import_module(f"assistant.commands.{name}").add_parser(kinds)
+    add_group(sub, "eval", "measure a reader's accuracy and speed on labelled photos", "KIND",
+              ("eval_dice", "eval_cards"))
 
 
 def print_report(report: dict, as_json: bool) -> None:

@@ -1,7 +1,8 @@
 """`table-assistant print-mat --game G --players N --paper A3|A2 --out FILE.pdf|.png`: the play mat.
 
 The mat is drawn at true scale: print it at 100 % ("actual size", no fit-to-page). Its layout
-(zones and ArUco markers) is data in ``config/mats/<game>.toml``. A PDF is vector (sharp at
+(zones and ArUco markers) is data in ``config/mats/<game>.toml``: a game has a mat when its
+file is there. A PDF is vector (sharp at
 any printer resolution); a PNG is rendered at ``vision.mat.png_dpi`` and records that resolution.
 """
 from __future__ import annotations
@@ -12,17 +13,23 @@ from importlib import resources
 from pathlib import Path
 
 from assistant.i18n import translate
+from engine import registry
 from engine.text import tr
 from vision.mat import PAPERS, MatLayout, layout_from_data
 from vision.mat_print import mat_drawing, pdf_bytes, render, write_png
 
-GAMES = ("hilo", "splitter", "excape", "holdup")
 MM_PER_INCH = 25.4
+MATS = resources.files("assistant.defaults") / "mats"
+
+
+def mat_games() -> tuple[str, ...]:
+    """The games of the registry whose mat layout is shipped."""
+    return tuple(game_id for game_id in registry.game_ids() if (MATS / f"{game_id}.toml").is_file())
 
 
 def add_parser(sub) -> None:
     parser = sub.add_parser("print-mat", help="draw a printable play mat (PDF or PNG, true scale)")
-    parser.add_argument("--game", required=True, choices=GAMES)
+    parser.add_argument("--game", required=True, choices=mat_games())
     parser.add_argument("--players", required=True, type=int, metavar="N")
     parser.add_argument("--paper", required=True, choices=sorted(PAPERS))
     parser.add_argument("--out", required=True, metavar="FILE", help="FILE.pdf or FILE.png")
@@ -31,7 +38,7 @@ def add_parser(sub) -> None:
 
 def mat_layout(game: str, paper: str, players: int) -> MatLayout:
     """The packaged layout of a game's mat (raises vision.mat.LayoutError when none fits)."""
-    source = resources.files("assistant.defaults") / "mats" / f"{game}.toml"
+    source = MATS / f"{game}.toml"
     try:
         data = tomllib.loads(source.read_text("utf-8"))
     except FileNotFoundError:
@@ -44,8 +51,8 @@ def mat_layout(game: str, paper: str, players: int) -> MatLayout:
 def all_mat_layouts() -> list[MatLayout]:
     """Every shipped mat (for each layout entry, at its largest number of players)."""
     layouts = []
-    for game in GAMES:
-        source = resources.files("assistant.defaults") / "mats" / f"{game}.toml"
+    for game in mat_games():
+        source = MATS / f"{game}.toml"
         data = tomllib.loads(source.read_text("utf-8"))
         for entry in data["layout"]:
             layouts.append(layout_from_data(data, entry["paper"], max(entry["players"]), str(source)))

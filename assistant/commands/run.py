@@ -10,7 +10,8 @@ import threading
 from typing import Any, Callable
 
 from assistant.reconcile import rank_dice
-from assistant.session import ERROR, Session, ViewState
+from assistant.session import Session
+from assistant.views import ERROR, ViewState
 from assistant.store import Store, default_path
 from engine.text import tr
 
@@ -138,10 +139,9 @@ class Devices:
         self._feedback(session.view)
 
     def _start_panel(self, post_intent, post_notice) -> None:
-        port = self.settings["serial.port"]
-        if not port:
+        if not self.settings["serial.port"]:
             return
-        from hardware.serial_panel import SerialPanel
+        from hardware.serial_panel import open_panel
 
         said = threading.Event()
 
@@ -151,10 +151,7 @@ class Devices:
                 post_notice(tr("The serial panel is not connected ({detail}); touch entry works.",
                                detail=detail))
 
-        serial = self.settings.section("serial")
-        self._panel = SerialPanel(port, post_intent, on_status=status, baudrate=serial["baudrate"],
-                                  retry_initial_s=serial["retry_initial_s"], retry_max_s=serial["retry_max_s"])
-        self._panel.start()
+        self._panel = open_panel(self.settings.section("serial"), post_intent, on_status=status)
         self._closers.append(self._panel.close)
 
     def _start_camera(self, session: Session, app) -> None:
@@ -202,7 +199,7 @@ class Devices:
             reading = stable.update(frame.image)
             if reading is not None and reader.background is not None:  # a scene settled: still the learnt table?
                 self._check_table(reader.background, frame.image, app)
-            state = session.view.state  # an immutable snapshot: safe to read from this thread
+            state = session.position  # an immutable snapshot: safe to read from this thread
             if reading and state is not None and state.is_chance_node():
                 candidates = rank_dice(state, [die.faces for die in reading])
                 app.post(lambda read_in=state, found=candidates: session.suggest(read_in, found))

@@ -16,7 +16,7 @@ from assistant.i18n import with_names
 from assistant.screens import palette
 from assistant.screens.text import number
 from assistant.screens.widgets import TouchButton
-from assistant.session import Choice, ViewState
+from assistant.views import Choice, ViewState
 from engine.core import CHANCE, TERMINAL, Action
 
 
@@ -184,10 +184,8 @@ class GenericBoard(BoxLayout):
 
     def update(self, view: ViewState) -> None:
         self.seats = self.screen.seat_rows
-        try:
-            self.text = view.state.describe(view.names)
-        except NotImplementedError:
-            self.text = App.get_running_app().tr("Last move: {move}", move=view.last or "-")
+        app = App.get_running_app()
+        self.text = app.t(view.description) if view.description else app.tr("Last move: {move}", move=view.last or "-")
 
 
 class ChancePicker(BoxLayout):

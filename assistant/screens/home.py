@@ -17,14 +17,6 @@ from assistant.screens.widgets import TouchButton
 from engine import registry
 from engine.match import Player
 
-# Text options set from a fixed list (the spec's choices); other text and list options (a deck,
-# a palette) come from the configuration only.
-CHOICES = {
-    ("splitter", "pad"): ("A", "B"),
-    ("hilo", "first_player_tie"): ("ask", "first_seat"),
-    ("holdup", "lost_card"): ("removed", "draw_pile"),
-}
-
 
 class HomeScreen(Screen):
     section = StringProperty("new")        # "new", "resume" or "results"
@@ -110,8 +102,8 @@ class HomeScreen(Screen):
             value = not value
         elif isinstance(value, int):
             value = max(1, value + step)
-        elif (self.game_id, key) in CHOICES:
-            choices = CHOICES[(self.game_id, key)]
+        elif key in self._choices():
+            choices = self._choices()[key]
             value = choices[(choices.index(value) + 1) % len(choices)] if value in choices else choices[0]
         self.options = {**self.options, key: value}
         self._refresh()
@@ -142,12 +134,14 @@ class HomeScreen(Screen):
             {"name": p.name, "seat": seats.get(p.name, -1) + 1,
              "rgba": palette.colour(colours.get(p.name, p.colour))}
             for p in self._known]
-        self.option_rows = [
-            {"key": key, "label": app.t(key.replace("_", " ")), "value": self._option_text(app, value),
-             "numeric": isinstance(value, int) and not isinstance(value, bool)}
-            for key, value in self.options.items()
-            if isinstance(value, (bool, int)) or (self.game_id, key) in CHOICES]
         cls = self._classes.get(self.game_id)
+        # Text options are set here only from a fixed list of choices; others (a deck, a
+        # palette) come from the configuration.
+        self.option_rows = [
+            {"key": key, "label": app.t(cls.option_word(key)),
+             "value": self._option_text(app, value), "numeric": isinstance(value, int) and not isinstance(value, bool)}
+            for key, value in self.options.items()
+            if isinstance(value, (bool, int)) or key in cls.option_choices]
         count = len(self.seated)
         if cls is None:
             self.can_start, self.start_text = False, app.tr("No game is installed")
@@ -159,6 +153,9 @@ class HomeScreen(Screen):
             self.can_start = True
             self.start_text = app.tr("Start {title} with {count} players", title=cls.title, count=count)
 
+    def _choices(self) -> dict:
+        return self._classes[self.game_id].option_choices
+
     @staticmethod
     def _option_text(app, value) -> str:
         if isinstance(value, bool):
@@ -169,7 +166,7 @@ class HomeScreen(Screen):
         title = self._title(record.game)
         names = ", ".join(p.name for p in record.players)
         text = app.tr("{title} · {names} · {moves} moves · {when}", title=title, names=names,
-                      moves=len(record.lines), when=_when(record.updated))
+                      moves=record.moves, when=_when(record.updated))
         return {"match_id": record.id, "text": text, "asking": record.id == self.abandoning}
 
     def _result_text(self, app, result) -> str:
@@ -213,3 +210,6 @@ class UnfinishedRow(BoxLayout):
     match_id = NumericProperty(0)
     text = StringProperty("")
     asking = BooleanProperty(False)
+
+
+SCREEN = HomeScreen

@@ -4,9 +4,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from engine.core import Game, OptionError, field_of, require
+from engine.core import Advice, Game, OptionError, field_of, require
 from engine.excape import ladder
-from engine.excape.actions import parse_action
+from engine.excape.actions import Place, parse_action
 from engine.excape.dice import Roll
 from engine.excape.state import DECIDE, OVER, PHASES, ROLL, ROLLOFF, Bust, ExcapeState, RollOff
 
@@ -35,6 +35,11 @@ class ExcapeGame(Game):
     # Re-rolls are unlimited, so no game is bounded for sure; this is far beyond any random game
     # seen (bench/excape.py prints the longest one it plays on the longest track).
     max_game_length = 200_000
+    camera_actions = (Roll, Place)
+
+    def advise(self, state: ExcapeState) -> list[Advice]:
+        from engine.excape.risk import advise
+        return advise(state)
 
     def analyse(self, state: ExcapeState):
         """The exact risk figures for the player deciding (None at any other time)."""

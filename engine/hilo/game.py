@@ -4,8 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from engine.core import Action, Game, OptionError
-from engine.hilo.actions import Seen, parse_action
+from engine.core import Action, Advice, Game, OptionError
+from engine.hilo.actions import Draw, Flip, Place, Remove, Reveal, Seen, Slide, Take, parse_action
 from engine.hilo.cards import DECK, DEFAULT_PALETTE, Palette, colour_of, value_of
 from engine.hilo.serialize import fields_from_dict
 from engine.hilo.state import HiloState
@@ -48,6 +48,23 @@ class HiloGame(Game):
     # The rules allow endless rounds (players may swap face-up cards for ever); this bounds the
     # checks, far above the longest seeded random game (bench/hilo.py prints the longest seen).
     max_game_length = 20_000
+    option_choices = {"first_player_tie": FIRST_PLAYER_TIES}
+    score_file = "ROUND.json"
+    camera_actions = (Seen, Take, Draw, Place, Flip, Remove, Slide, Reveal)
+
+    def advise(self, state: HiloState) -> list[Advice]:
+        from engine.hilo.advice import advise
+        return advise(state)
+
+    @staticmethod
+    def score_text(text: str, **options: Any) -> dict[str, Any]:
+        from engine.hilo.score_file import score_text
+        return score_text(text, **options)
+
+    @staticmethod
+    def format_score(result: dict[str, Any]) -> str:
+        from engine.hilo.score_file import format_score
+        return format_score(result)
 
     def __init__(self, num_players: int, options: Mapping[str, Any] | None = None):
         super().__init__(num_players, options)

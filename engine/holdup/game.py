@@ -4,8 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, Mapping
 
-from engine.core import Game, OptionError
-from engine.holdup.actions import parse_action
+from engine.core import Advice, Game, OptionError
+from engine.holdup.actions import Draw, Flip, Place, Reroll, Roll, parse_action
 from engine.holdup.deck import EXAMPLE_DECK, deck_gems, parse_deck
 from engine.holdup.position import state_from_dict
 from engine.holdup.rules import DICE, MAX_PLAYERS, MAX_ROLLS, MIN_PLAYERS, ROWS, OPENING_PER_ROW
@@ -40,6 +40,12 @@ class HoldUpGame(Game):
     min_players, max_players = MIN_PLAYERS, MAX_PLAYERS
     Options = HoldUpOptions
     max_game_length = 0  # set per deck in __init__
+    option_choices = {"lost_card": LOST_CARD_CHOICES}
+    camera_actions = (Roll, Reroll, Draw, Place, Flip)
+
+    def advise(self, state: HoldUpState) -> list[Advice]:
+        from engine.holdup.advice import advise
+        return advise(state)
 
     def __init__(self, num_players: int, options: Mapping[str, Any] | None = None):
         given = dict(options or {})

@@ -11,7 +11,7 @@ from fractions import Fraction
 from functools import cached_property, lru_cache
 from typing import Any, Mapping, Sequence
 
-from engine.core import (CHANCE, SIMULTANEOUS, TERMINAL, Action, Game, InvalidStateError, OptionError, Outcome,
+from engine.core import (CHANCE, SIMULTANEOUS, TERMINAL, Action, Advice, Game, InvalidStateError, OptionError, Outcome,
                          State, field_of, rank_winners, require)
 from engine.text import Text, tr
 from engine.splitter import scoring
@@ -260,6 +260,22 @@ class SplitterGame(Game):
     min_players, max_players = 1, 12
     Options = SplitterOptions
     max_game_length = TURNS * (1 + 12)
+    option_choices = {"pad": tuple(PADS)}
+    score_file = "SHEET (7 lines of 8 numbers)"
+    score_options = ("pad",)
+    camera_actions = (Roll,)
+
+    def advise(self, state: SplitterState) -> list[Advice]:
+        from engine.splitter.advisor import advise
+        return advise(state)
+
+    @staticmethod
+    def score_text(text: str, **options: Any) -> dict[str, Any]:
+        return scoring.score_text(text, **options)
+
+    @staticmethod
+    def format_score(result: dict[str, Any]) -> str:
+        return scoring.format_score(result)
 
     def __init__(self, num_players: int, options: Mapping[str, Any] | None = None):
         super().__init__(num_players, options)

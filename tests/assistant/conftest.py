@@ -104,7 +104,7 @@ class Driver:
                 self.frames()
                 return view
             assert view.outcome is None, "the game ended first"
-            state = view.state
+            state = self.session.position
             action = state.sample_chance(rng) if state.is_chance_node() else rng.choice(state.legal_actions())
             assert self.session.play(action).last == str(action)
         raise AssertionError(f"not reached in {limit} moves")

@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 from assistant.i18n import catalogue, translate, with_names
-from assistant.screens.home import CHOICES
 from engine import registry
 from engine.holdup.deck import EXAMPLE_STONES
 from engine.text import tr
@@ -41,12 +40,12 @@ def test_kv_templates_are_found_and_translated():
 @pytest.mark.parametrize("game_id", ["hilo", "splitter", "excape", "holdup"])
 def test_option_names_and_choices_shown_at_home_are_translated(game_id):
     french = catalogue("fr")
-    for field in dataclasses.fields(registry.game_class(game_id).Options):
-        if isinstance(field.default, (bool, int)) or (game_id, field.name) in CHOICES:
-            assert field.name.replace("_", " ") in french, field.name
-    for (game, _), choices in CHOICES.items():
-        if game == game_id:
-            assert all(choice in french for choice in choices)
+    game = registry.game_class(game_id)
+    for field in dataclasses.fields(game.Options):
+        if isinstance(field.default, (bool, int)) or field.name in game.option_choices:
+            assert game.option_word(field.name) in french, field.name
+    for choices in game.option_choices.values():
+        assert all(choice in french for choice in choices)
 
 
 def test_example_stones_are_translated():

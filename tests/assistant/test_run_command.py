@@ -42,4 +42,4 @@ def test_run_reopens_the_game_and_reports_its_first_frame(tmp_path, x_display):
     assert "reopened game 1 (excape) after 4 moves" in err
     assert err.count("Camera off") == 1
     with Store(tmp_path / FILE_NAME) as store:
-        assert [r.lines for r in store.unfinished()] == [("roll 4 6", "roll 1 2", "roll 2 3", "roll 2 1")]
+        assert [store.load_match(r.id).lines for r in store.unfinished()] == [("roll 4 6", "roll 1 2", "roll 2 3", "roll 2 1")]

@@ -3,8 +3,9 @@ import time
 
 import pytest
 
-import assistant.session as session_module
-from assistant.session import ERROR, EXPLAIN, AdviceWorker, Session
+from assistant.advice_worker import AdviceWorker
+from assistant.session import Session
+from assistant.views import ERROR, EXPLAIN
 from assistant.store import Store
 from engine import registry
 from engine.core import CHANCE, TERMINAL, Advice
@@ -67,9 +68,9 @@ def test_every_view_change_is_already_in_the_database(session, store):
 def test_illegal_action_changes_nothing_and_says_why(session, store):
     session.new_match("toy", ["Ana", "Ben"])
     session.play("roll 3")
-    before = session.view.state
+    before = session.position
     view = session.play(Roll(5))
-    assert view.state == before and view.moves == 1
+    assert session.position == before and view.moves == 1
     assert view.message.kind == ERROR and view.message.text == "the player must decide first"
     assert stored_lines(store.path, view.match_id) == ["roll 3"]
     view = session.play("jump")
@@ -86,14 +87,17 @@ def test_why_not_explains_without_playing(session):
 
 def test_undo_and_redo_persist_and_restore_states(session, store):
     session.new_match("toy", ["Ana", "Ben"])
-    states = [session.view.state]
+    states = [session.position]
     for line in ["roll 6", "bank", "roll 2"]:
-        states.append(session.play(line).state)
-    assert session.undo().state == states[2]
-    assert session.undo().state == states[1]
+        session.play(line)
+        states.append(session.position)
+    session.undo()
+    assert session.position == states[2]
+    session.undo()
+    assert session.position == states[1]
     assert stored_lines(store.path, session.view.match_id) == ["roll 6"]
     view = session.redo()
-    assert view.state == states[2] and view.can_redo
+    assert session.position == states[2] and view.can_redo
     assert stored_lines(store.path, view.match_id) == ["roll 6", "bank"]
     view = session.play("roll 3")  # a new action forgets the undone one
     assert not view.can_redo and session.redo().message.text == "nothing to redo"
@@ -120,12 +124,13 @@ def test_resume_reopens_exactly_where_the_game_was(store, tmp_path):
     first.new_match("toy", ["Ana", "Ben"])
     for line in ["roll 4", "again", "roll 3"]:
         first.play(line)
-    expected = first.view.state
+    expected = first.position
     first.leave()
-    assert [r.lines for r in first.view.unfinished] == [("roll 4", "again", "roll 3")]
+    assert [r.moves for r in first.view.unfinished] == [3]
     with Store(store.path) as again:
-        view = Session(again).resume()
-        assert view.state == expected and view.moves == 3 and view.names == ("Ana", "Ben")
+        resumed = Session(again)
+        view = resumed.resume()
+        assert resumed.position == expected and view.moves == 3 and view.names == ("Ana", "Ben")
 
 
 def test_resume_of_a_log_that_no_longer_replays_is_refused_and_kept(session, store):
@@ -147,10 +152,10 @@ def test_bad_setups_are_refused_with_a_message_and_nothing_stored(session, store
 
 def test_a_failed_write_leaves_the_view_unchanged(session, store):
     session.new_match("toy", ["Ana", "Ben"])
-    before = session.view
+    before = session.position
     store._db.execute("CREATE TRIGGER refuse BEFORE INSERT ON actions BEGIN SELECT RAISE(ABORT, 'disk full'); END")
     view = session.play("roll 4")
-    assert view.state == before.state and view.moves == 0
+    assert session.position == before and view.moves == 0
     assert view.message.kind == ERROR and "disk full" in view.message.text
 
 
@@ -197,7 +202,7 @@ def test_advice_from_the_worker_arrives_in_a_later_view_and_stale_advice_is_drop
     def advise(state):  # ranks "bank" first, with a sentence
         return [Advice(a, 1 if a == Decide(False) else 0, f"because {a}") for a in state.legal_actions()]
 
-    monkeypatch.setattr(session_module, "advisor", lambda game: advise)
+    monkeypatch.setattr(ToyGame, "advise", lambda game, state: advise(state))
     delivered = []
     session = Session(store)
     session.use_worker(AdviceWorker(delivered.append))

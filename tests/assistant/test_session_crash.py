@@ -82,14 +82,16 @@ def test_kill_9_mid_game_loses_nothing_and_resumes_exactly(tmp_path):
             return
         [resumable] = unfinished
         assert resumable.id >= last_id
-        view = Session(store).resume()
+        resumed = Session(store)
+        view = resumed.resume()
         replayed = Match(ToyGame(2), ["Ana", "Ben"])
-        for line in resumable.lines:
+        for line in store.load_match(resumable.id).lines:
             replayed.push(line)
         assert view.screen == "game" and view.match_id == resumable.id
-        assert view.state == replayed.state and view.moves == len(resumable.lines)
-        view = Session(store).resume()  # a second reopening sees the same thing
-        assert view.state == replayed.state
+        assert resumed.position == replayed.state and view.moves == resumable.moves
+        again = Session(store)
+        again.resume()  # a second reopening sees the same thing
+        assert again.position == replayed.state
 
 if __name__ == "__main__":
     child(sys.argv[1], int(sys.argv[2]))
