@@ -13,14 +13,10 @@ from assistant.screens import palette
 from assistant.screens.cards import CardPicker
 from assistant.screens.game import GameScreen
 from assistant.screens.widgets import Chart, Hideable, Table
-from assistant.session import ViewState
-from engine.hilo import Draw, Flip, Keep, Place, Remove, Reveal, Seen, Slide, Take, Youngest
-from engine.hilo import grid as g
-from engine.hilo import phases as ph
-from engine.hilo.cards import GAP, HIDDEN, MAX_VALUE, MIN_VALUE, colour_of, value_of
-from engine.hilo.counting import count_cards
-from engine.hilo.scoring import END_TOTAL
-from engine.hilo.words import awaited, line_name, place
+from assistant.views import ViewState
+from engine.core import TERMINAL
+from engine.hilo import (VERTICAL, BoardCard, BoardGrid, Draw, Flip, HiloBoard, Keep, Place, Remove, Reveal, Seen,
+                         Slide, Take, Youngest, line_name, place)
 from engine.text import Text, tr
 
 
@@ -36,17 +32,14 @@ class CardView(ButtonBehavior, Label):
     col = NumericProperty(0)
     board = ObjectProperty(None, allownone=True)
 
-    def show(self, card: int | None, names: tuple[str, ...]) -> None:
+    def show(self, card: BoardCard | None) -> None:
         if card is None:
-            self.face, self.text = "none", ""
-        elif card == HIDDEN:
-            self.face, self.text = "down", ""
-        elif card == GAP:
-            self.face, self.text = "gap", ""
-        else:
-            name = names[colour_of(card)]
-            self.face, self.text = "up", str(value_of(card))
-            self.rgba, self.ink = palette.colour(name), palette.ink(name)
+            self.face, self.text, self.mark = "none", "", ""
+            return
+        self.face, self.mark = card.face, card.mark
+        self.text = str(card.value) if card.face == "up" else ""
+        if card.face == "up":
+            self.rgba, self.ink = palette.colour(card.colour), palette.ink(card.colour)
 
     def on_release(self):
         if self.board is not None and self.seat >= 0:
@@ -67,8 +60,8 @@ class PlayerGrid(BoxLayout):
     cols = NumericProperty(3)
     board = ObjectProperty(None, allownone=True)
 
-    def show(self, grid: g.Grid, names: tuple[str, ...], marks: dict[tuple[int, int], str]) -> None:
-        rows, cols = g.shape(grid)
+    def show(self, grid: BoardGrid) -> None:
+        rows, cols = grid.shape
         cells = self.ids.cells
         if (rows, cols) != (self.rows, self.cols) or len(cells.children) != rows * cols:
             self.rows, self.cols = rows, cols
@@ -77,11 +70,10 @@ class PlayerGrid(BoxLayout):
                 for c in range(cols):
                     cells.add_widget(CardView(seat=self.seat, row=r, col=c, board=self.board))
         for view in cells.children:
-            view.show(grid[view.row][view.col], names)
-            view.mark = marks.get((view.row, view.col), "")
+            view.show(grid.cells[view.row][view.col])
 
 
-class HiloBoard(BoxLayout):
+class HiloBoardWidget(BoxLayout):
     screen = ObjectProperty(None)
     pile_text = StringProperty("")
     round_text = StringProperty("")
@@ -96,62 +88,45 @@ class HiloBoard(BoxLayout):
 
     def update(self, view: ViewState) -> None:
         app = App.get_running_app()
-        state = view.state
-        names = state.game.palette.names
+        board: HiloBoard = view.board
         if view.match_id != self._match_id or len(self.ids.grids.children) != len(view.seats):
             self._match_id = view.match_id
             self.ids.grids.clear_widgets()
             for seat in range(len(view.seats)):
                 self.ids.grids.add_widget(PlayerGrid(seat=seat, board=self))
-        count = count_cards(state)
-        hilo_cells = self._hilo_cells(state)
         for widget in self.ids.grids.children:
-            seat = widget.seat
-            info = view.seats[seat]
+            info, grid = view.seats[widget.seat], board.grids[widget.seat]
             widget.name, widget.rgba, widget.ink = info.name, palette.colour(info.colour), palette.ink(info.colour)
-            widget.active = info.to_play or (state.pending is not None and state.pending[0] == seat)
-            widget.total = str(state.totals[seat])
-            widget.points = app.tr("grid {grid}, ~{expected}", grid=g.known_sum(state.grids[seat]),
-                                   expected=f"{float(count.expected_score(seat)):.1f}")
-            marks = {cell: "hilo" for cell in hilo_cells.get(seat, ())}
-            if state.pending is not None and state.pending[0] == seat:
-                marks[state.pending[1:]] = "pending"
-            widget.show(state.grids[seat], names, marks)
-        self.ids.discard.show(state.discard[-1] if state.discard else None, names)
-        self.ids.hand.show(state.drawn, names)
-        self.hand_shown = state.drawn is not None
-        self.pile_text = app.tr("{cards} in the pile", cards=state.draw_pile_size())
-        self.round_text = app.tr("Round {round}", round=state.round_no)
-        self.note_text = app.tr("{name} ended the round: {turns} last turns", name=view.seats[state.trigger].name,
-                                turns=state.last_turns) if state.trigger is not None and state.last_turns else ""
+            widget.active = info.to_play or grid.revealing
+            widget.total = str(grid.total)
+            widget.points = app.tr("grid {grid}, ~{expected}", grid=grid.known, expected=f"{float(grid.expected):.1f}")
+            widget.show(grid)
+        self.ids.discard.show(board.discard)
+        self.ids.hand.show(board.drawn)
+        self.hand_shown = board.drawn is not None
+        self.pile_text = app.tr("{cards} in the pile", cards=board.pile)
+        self.round_text = app.tr("Round {round}", round=board.round_no)
+        self.note_text = app.tr("{name} ended the round: {turns} last turns", name=view.seats[board.trigger].name,
+                                turns=board.last_turns) if board.trigger is not None and board.last_turns else ""
         best = next((c for c in view.choices if c.advice), None)
         self.coach_text = app.t(tr("Best: {advice}", advice=best.advice)) if best else ""
 
-    @staticmethod
-    def _hilo_cells(state) -> dict[int, set[tuple[int, int]]]:
-        if state.phase != ph.HILO:
-            return {}
-        grid = state.grids[state.player]
-        return {state.player: {cell for line in g.hilo_lines(grid) for cell in g.line_cells(grid, line)}}
-
     def cell_tapped(self, seat: int, row: int, col: int) -> None:
         """A touch on a grid card: what it means depends on the step of the turn."""
-        view = self.screen.view
-        state = view.state
-        phase = state.phase
-        if phase == ph.SETUP:
+        board: HiloBoard = self.screen.view.board
+        phase = board.phase
+        if phase == HiloBoard.SETUP:
             return self.screen.attempt(Reveal(seat, row, col))
-        if phase == ph.TIE:
+        if phase == HiloBoard.TIE:
             return self.screen.attempt(Youngest(seat))
-        if phase not in ph.MOVER_PHASES or seat != state.player:
-            return self.screen.tell(tr("Now: {what}", what=awaited(state, view.names)))
-        if phase == ph.TURN:
+        if seat != board.mover:
+            return self.screen.tell(tr("Now: {what}", what=board.awaited))
+        if phase == HiloBoard.TURN:
             return self.screen.attempt(Take(row, col))
-        if phase == ph.DRAWN:
+        if phase == HiloBoard.DRAWN:
             return self.screen.attempt(Flip(row, col) if self.mode == "flip" else Place(row, col))
-        if phase == ph.HILO:
-            grid = state.grids[seat]
-            lines = [line for line in g.hilo_lines(grid) if (row, col) in g.line_cells(grid, line)]
+        if phase == HiloBoard.HILO:
+            lines = [line for line, cells in board.grids[seat].hilos if (row, col) in cells]
             if len(lines) == 1:
                 return self.screen.attempt(Remove(lines[0].kind, lines[0].index))
             return self.screen.tell(tr("Choose the line to remove in the list"))
@@ -173,23 +148,23 @@ class ScoresPanel(Hideable):
 
 def score_rows(app, view: ViewState) -> tuple[list[list[str]], list, list]:
     """(table rows, column colours, chart series) of a Hilo game's rounds so far."""
-    state = view.state
+    board: HiloBoard = view.board
     rows = [[app.tr("Round")] + [seat.name for seat in view.seats]]
     running = [0] * len(view.seats)
     series = [[] for _ in view.seats]
-    for number, (scores, trigger) in enumerate(state.rounds, start=1):
+    for number, (scores, trigger) in enumerate(board.rounds, start=1):
         rows.append([str(number)] + [f"{score}*" if seat == trigger else str(score)
                                      for seat, score in enumerate(scores)])
         for seat, score in enumerate(scores):
             running[seat] += score
             series[seat].append(running[seat])
-    rows.append([app.tr("Total")] + [str(total) for total in state.totals])
+    rows.append([app.tr("Total")] + [str(total) for total in board.totals])
     colours = [None] + [palette.colour(seat.colour) for seat in view.seats]
     return rows, colours, [(palette.colour(seat.colour), points) for seat, points in zip(view.seats, series)]
 
 
 class HiloScreen(GameScreen):
-    board_class = HiloBoard
+    board_class = HiloBoardWidget
     picker_class = CardPicker
     lowest_wins = True
 
@@ -199,7 +174,7 @@ class HiloScreen(GameScreen):
         self.scores = ScoresPanel()
         self.ids.board_area.add_widget(self.scores, index=1)  # above the board, below the final ranking
         self.final_table = Table()
-        self.final_chart = Chart(limit=END_TOTAL)
+        self.final_chart = Chart(limit=HiloBoard.END_TOTAL)
         self._rounds_seen: tuple[int | None, int] = (None, 0)
 
     def update(self, view: ViewState) -> None:
@@ -208,10 +183,10 @@ class HiloScreen(GameScreen):
         app = App.get_running_app()
         rows, colours, series = score_rows(app, view)
         self.scores.rows_data, self.scores.colours, self.scores.series = rows, colours, series
-        rounds = len(view.state.rounds)
+        rounds = len(view.board.rounds)
         match, seen = self._rounds_seen
         if match == view.match_id and rounds > seen and not self.over:
-            scores, trigger = view.state.rounds[-1]
+            scores, trigger = view.board.rounds[-1]
             self.scores.title = app.tr("Round {round} is over: {name} ended it (* doubled unless lowest)",
                                        round=rounds, name=view.seats[trigger].name)
             self.scores.open = True
@@ -227,12 +202,11 @@ class HiloScreen(GameScreen):
 
     def _configure_picker(self, view: ViewState) -> None:
         """Cards are entered by colour, then value; cards already seen are dimmed."""
-        palette_ = view.state.game.palette
+        palette_ = view.board.palette
         possible = {(action.colour, action.value) for action, _ in view.chance}
         kinds = [(name, initial, palette.colour(name), palette.ink(name), any(c == name for c, _ in possible))
                  for name, initial in zip(palette_.names, palette_.initials)]
-        values = range(MIN_VALUE, MAX_VALUE + 1)
-        self.picker.configure(kinds, lambda colour: [(v, (colour, v) in possible) for v in values], Seen)
+        self.picker.configure(kinds, lambda colour: [(v, (colour, v) in possible) for v in HiloBoard.VALUES], Seen)
 
     def show_scores(self) -> None:
         self.scores.title = App.get_running_app().tr("Scores by round (* ended the round)")
@@ -250,9 +224,9 @@ class HiloScreen(GameScreen):
         return change
 
     def turn(self, view: ViewState):
-        if view.state.is_terminal():
+        if view.to_play == TERMINAL:
             return view.turn
-        return awaited(view.state, view.names)
+        return view.board.awaited
 
     def label(self, action):
         if isinstance(action, Take):
@@ -268,7 +242,7 @@ class HiloScreen(GameScreen):
         if isinstance(action, Keep):
             return tr("Keep the HILO")
         if isinstance(action, Slide):
-            return tr("Slide up: 2 rows of 3") if action.direction == g.VERTICAL else tr("Slide sideways: 3 rows of 2")
+            return tr("Slide up: 2 rows of 3") if action.direction == VERTICAL else tr("Slide sideways: 3 rows of 2")
         if isinstance(action, Reveal):
             return tr("{name} turns up {place}", name=self.view.seats[action.seat].name,
                       place=place(action.row, action.col))

@@ -12,10 +12,8 @@ from assistant.screens.cards import CardPicker
 from assistant.screens.dice import DicePicker
 from assistant.screens.game import GameScreen
 from assistant.screens.widgets import Table, fit_children
-from assistant.session import Choice, ViewState
-from engine.holdup import Draw, Flip, Keep, Place, Reroll, Roll, Steal
-from engine.holdup.preview import preview
-from engine.holdup.rules import DICE, MAX_ROLLS, ROWS, plan_keep
+from assistant.views import Choice, ViewState
+from engine.holdup import BoardRow, Draw, Flip, HoldUpBoard, Keep, Place, Reroll, Roll, Steal
 from engine.text import tr
 
 FACES = tuple(str(face) for face in range(1, 7))
@@ -33,8 +31,9 @@ class GemRow(BoxLayout):
     number = StringProperty("")
     short = BooleanProperty(False)
 
-    def show(self, cards, marks: list[str]) -> None:
-        for widget, gem, mark in zip(fit_children(self.ids.cards, len(cards), GemCard), cards, marks):
+    def show(self, row: BoardRow) -> None:
+        self.short = row.short
+        for widget, gem, mark in zip(fit_children(self.ids.cards, len(row.cards), GemCard), row.cards, row.marks):
             rgba = palette.stone(gem.stone)
             widget.text, widget.stone, widget.rgba, widget.color, widget.mark = \
                 str(gem.value), App.get_running_app().t(gem.stone), rgba, palette.ink_on(rgba), mark
@@ -50,7 +49,7 @@ class PlayerRow(BoxLayout):
     score = StringProperty("")
 
 
-class HoldUpBoard(BoxLayout):
+class HoldUpBoardWidget(BoxLayout):
     screen = ObjectProperty(None)
     dice = ListProperty([])
     dice_text = StringProperty("")
@@ -59,31 +58,24 @@ class HoldUpBoard(BoxLayout):
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
-        for number in range(ROWS, 0, -1):  # the top row (3) first, as the table sees them
+        for number in range(HoldUpBoard.ROWS, 0, -1):  # the top row (3) first, as the table sees them
             self.ids.rows.add_widget(GemRow(number=str(number)))
 
     def update(self, view: ViewState) -> None:
         app = App.get_running_app()
-        state = view.state
-        plan = plan_keep(state.rows, state.dice) if state.phase == "decide" else None
+        board: HoldUpBoard = view.board
         for row in self.ids.rows.children:
-            number = int(row.number)
-            cards = state.rows[number - 1]
-            row.short = plan is not None and plan.short_row == number
-            taken = state.dice.count(number) if plan is not None and not plan.short_row else 0
-            row.show(cards, ["short" if row.short else "capture" if i >= len(cards) - taken else ""
-                             for i in range(len(cards))])
-        self.dice = [str(face) for face in state.dice]
-        self.dice_text = app.tr("roll {roll} of {most}", roll=state.rolls, most=MAX_ROLLS) if state.dice else ""
-        self.pile_text = app.tr("Draw pile: {count} cards", count=state.draw_total())
-        self.consequence = self.screen.t(preview(state, Keep())) if plan is not None else ""
-        scores = state.scores()
+            row.show(board.rows[int(row.number) - 1])
+        self.dice = [str(face) for face in board.dice]
+        self.dice_text = app.tr("roll {roll} of {most}", roll=board.rolls, most=HoldUpBoard.MAX_ROLLS) if board.dice else ""
+        self.pile_text = app.tr("Draw pile: {count} cards", count=board.draw_pile)
+        self.consequence = self.screen.t(board.consequence) if board.consequence else ""
         self.ids.players.data = [
             {"name": seat.name, "rgba": palette.colour(seat.colour), "ink": palette.ink(seat.colour),
-             "active": s == state.seat and not state.is_terminal(), "gv": list(state.gv[s]),
-             "pile": app.tr("pile {count}, top {top}", count=len(state.piles[s]), top=str(state.piles[s][-1]))
-             if state.piles[s] else app.tr("pile empty"), "score": str(scores[s]["total"])}
-            for s, seat in enumerate(view.seats)]
+             "active": player.active, "gv": list(player.gv),
+             "pile": app.tr("pile {count}, top {top}", count=len(player.pile), top=str(player.pile[-1]))
+             if player.pile else app.tr("pile empty"), "score": str(player.score.total)}
+            for seat, player in zip(view.seats, board.players)]
 
 
 class HoldUpPicker(BoxLayout):
@@ -97,33 +89,33 @@ class HoldUpPicker(BoxLayout):
         self.cards = CardPicker(screen=self.screen, kind_cols=2)
 
     def update(self, view: ViewState) -> None:
-        state = view.state
-        wanted = self.dice if state.phase == "roll" else self.cards
+        board: HoldUpBoard = view.board
+        wanted = self.dice if board.phase == "roll" else self.cards
         if wanted.parent is not self:
             self.clear_widgets()
             self.add_widget(wanted)
         app = App.get_running_app()
-        if state.phase == "roll":
-            count = DICE - len(state.dice)
-            self.dice.title = app.tr("The {count} dice {name} rolled", count=count, name=view.seats[state.seat].name)
-            self.dice.configure([("", FACES, "")] * count, lambda faces: Roll(tuple(int(f) for f in faces)))
+        if board.phase == "roll":
+            self.dice.title = app.tr("The {count} dice {name} rolled", count=board.to_roll,
+                                     name=view.seats[board.seat].name)
+            self.dice.configure([("", FACES, "")] * board.to_roll, lambda faces: Roll(tuple(int(f) for f in faces)))
         else:
             left = {(action.stone, action.value) for action, _ in view.chance}
-            stones = sorted({gem.stone for gem in state.game.gems})
+            stones = sorted({gem.stone for gem in board.gems})
             kinds = [(stone, app.t(stone), palette.stone(stone), palette.ink_on(palette.stone(stone)),
                       any(s == stone for s, _ in left)) for stone in stones]
 
             def values(stone: str):
                 if not stone:
-                    return [(value, False) for value in sorted({gem.value for gem in state.game.gems})]
-                return [(gem.value, (gem.stone, gem.value) in left) for gem in state.game.gems if gem.stone == stone]
+                    return [(value, False) for value in sorted({gem.value for gem in board.gems})]
+                return [(gem.value, (gem.stone, gem.value) in left) for gem in board.gems if gem.stone == stone]
 
             self.cards.configure(kinds, values, Draw)
         wanted.update(view)
 
 
 class HoldUpScreen(GameScreen):
-    board_class = HoldUpBoard
+    board_class = HoldUpBoardWidget
     picker_class = HoldUpPicker
 
     def __init__(self, **kwargs):
@@ -142,14 +134,15 @@ class HoldUpScreen(GameScreen):
             self.final_table.rows_data = final_rows(app, view)
 
     def turn(self, view: ViewState):
-        state = view.state
-        name = view.seats[state.seat].name
-        phase = state.phase
+        board: HoldUpBoard = view.board
+        name = view.seats[board.seat].name
+        phase = board.phase
         if phase == "deal":
-            return tr("Deal the opening rows: card {number} of {total}",
-                      number=sum(len(cards) for cards in state.rows) + 1, total=ROWS * 2)
+            return tr("Deal the opening rows: card {number} of {total}", number=board.dealt + 1,
+                      total=HoldUpBoard.DEAL)
         if phase == "roll":
-            return tr("{name} rolls (roll {roll} of {most})", name=name, roll=state.rolls + 1, most=MAX_ROLLS)
+            return tr("{name} rolls (roll {roll} of {most})", name=name, roll=board.rolls + 1,
+                      most=HoldUpBoard.MAX_ROLLS)
         if phase == "decide":
             return tr("{name}: keep the dice or roll again", name=name)
         if phase == "flip":
@@ -157,7 +150,7 @@ class HoldUpScreen(GameScreen):
         if phase == "draw":
             return tr("{name}: turn over the top card of the draw pile", name=name)
         if phase == "place":
-            return tr("{name} puts the {card} at the end of a row", name=name, card=str(state.held))
+            return tr("{name} puts the {card} at the end of a row", name=name, card=str(board.held))
         if phase == "steal":
             return tr("{name} has G G G: take another player's top card", name=name)
         return view.turn
@@ -189,9 +182,10 @@ class HoldUpScreen(GameScreen):
 def final_rows(app, view: ViewState) -> list[list[str]]:
     """Each player's final score, part by part."""
     rows = [["", app.tr("cards"), "VVV", app.tr("sets"), app.tr("last card"), app.tr("total")]]
-    for seat, score in zip(view.seats, view.state.scores()):
-        rows.append([seat.name, str(score["cards"]), str(score["vvv"]), str(score["sets"]), str(score["last_card"]),
-                     str(score["total"])])
+    for seat, player in zip(view.seats, view.board.players):
+        score = player.score
+        rows.append([seat.name, str(score.cards), str(score.vvv), str(score.sets), str(score.last_card),
+                     str(score.total)])
     return rows
 
 

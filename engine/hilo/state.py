@@ -16,6 +16,7 @@ from engine.hilo import grid as g
 from engine.hilo import explain, report, serialize
 from engine.hilo import phases as ph
 from engine.hilo.actions import Draw, Flip, Keep, Place, Remove, Reveal, Seen, Slide, Take, Youngest
+from engine.hilo.board import HiloBoard, build_board
 from engine.hilo.cards import DECK, DECK_SIZE, HIDDEN, MAX_VALUE, MIN_VALUE, card_id
 from engine.hilo.scoring import END_TOTAL, game_over, round_scores
 
@@ -207,6 +208,9 @@ class HiloState(State):
 
     def describe(self, names: Sequence[str]) -> str:
         return report.describe(self, names)
+
+    def board(self) -> HiloBoard:
+        return build_board(self)
 
     # --- the rules -------------------------------------------------------------------------------
 

@@ -18,6 +18,7 @@ from typing import Any, Sequence
 from engine.core import CHANCE, TERMINAL, Action, Outcome, State, rank_winners, sorted_actions
 from engine.holdup import views
 from engine.holdup.actions import ACTION_TYPES, Draw, Flip, Keep, Place, Reroll, Roll, Steal
+from engine.holdup.board import HoldUpBoard, build_board
 from engine.holdup.deck import Gem
 from engine.holdup.rules import (DICE, GV_CARDS, MAX_ROLLS, OPENING_PER_ROW, ROWS, add_to_pile,
                                  flip_choices, flip_gv, plan_keep, roll_outcomes, sub_rolls)
@@ -411,3 +412,6 @@ class HoldUpState(State):
 
     def describe(self, names: Sequence[str]) -> str:
         return views.describe(self, names)
+
+    def board(self) -> HoldUpBoard:
+        return build_board(self)

@@ -37,7 +37,7 @@ def red(value):
 def test_a_round_by_touch(ui, session):
     ui.assert_touch_targets()  # the card picker
     enter_card(ui, "R", 7)
-    state = session.view.state
+    state = session.position
     assert state.discard == (red(7),) and state.phase == ph.SETUP
     assert ui.screen.board.ids.discard.text == "7"
     for seat, row, col, colour, value in [(0, 0, 0, "B", 3), (0, 1, 1, "G", 5), (1, 0, 0, "Y", 4), (1, 1, 1, "O", 6)]:
@@ -46,14 +46,14 @@ def test_a_round_by_touch(ui, session):
         enter_card(ui, colour, value)
         assert card(ui, seat, row, col).text == str(value)
     view = session.view
-    assert view.state.phase == ph.TURN and view.to_play == 1  # Ben turned up 10, Ana 8
+    assert view.board.phase == ph.TURN and view.to_play == 1  # Ben turned up 10, Ana 8
     assert ui.screen.turn_text == "Ben takes the discard or draws from the pile"
     ui.assert_touch_targets()
     ui.shot("hilo-turn")
 
     ui.tap(ui.choice("Draw from the pile"))
     enter_card(ui, "P", 9)
-    assert session.view.state.phase == ph.DRAWN and ui.screen.board.hand_shown
+    assert session.view.board.phase == ph.DRAWN and ui.screen.board.hand_shown
     session.advice_enabled = True
     ui.wait(lambda: not session.view.advice_pending)
     assert "expected round score" in ui.widgets("ChoiceItem")[0].advice
@@ -68,11 +68,11 @@ def test_a_round_by_touch(ui, session):
     ui.shot("hilo-why-not")
 
     ui.tap(card(ui, 1, 2, 2))
-    assert session.view.last == str(Flip(2, 2)) and session.view.state.phase == ph.FLIP_REVEAL
+    assert session.view.last == str(Flip(2, 2)) and session.view.board.phase == ph.FLIP_REVEAL
     enter_card(ui, "K", 11)
     assert card(ui, 1, 2, 2).text == "11"
     ui.tap_text("Undo")
-    assert session.view.state.phase == ph.FLIP_REVEAL and session.view.moves == moves + 1
+    assert session.view.board.phase == ph.FLIP_REVEAL and session.view.moves == moves + 1
     assert len(session.store.load_match(session.view.match_id).lines) == moves + 1
 
 
@@ -82,7 +82,7 @@ def new_game_until(ui, session, reached, seeds=range(1, 30)):
     for seed in seeds:
         session.new_match("hilo", ["Ana", "Ben"])
         rng = random.Random(seed)
-        view = ui.play_until(lambda v: reached(v) or len(v.state.rounds) > 0 or v.outcome, rng)
+        view = ui.play_until(lambda v: reached(v) or len(v.board.rounds) > 0 or v.outcome, rng)
         if reached(view):
             return rng
     raise AssertionError("no seed reached the position")
@@ -90,7 +90,7 @@ def new_game_until(ui, session, reached, seeds=range(1, 30)):
 
 def test_hilo_prompt_round_summary_and_final_ranking(ui, session):
     session.advice_enabled = False  # seeded random moves; the advice has its own test
-    new_game_until(ui, session, lambda v: v.state.phase == ph.HILO)
+    new_game_until(ui, session, lambda v: v.board.phase == ph.HILO)
     view = session.view
     marked = [w for w in ui.widgets("CardView", seat=view.to_play) if w.mark == "hilo"]
     assert len(marked) >= 3
@@ -99,10 +99,10 @@ def test_hilo_prompt_round_summary_and_final_ranking(ui, session):
     ui.tap(ui.choice("Remove the HILO"))
     assert session.view.last.startswith("remove ")
 
-    rng = new_game_until(ui, session, lambda v: len(v.state.rounds) == 1 and v.outcome is None)
+    rng = new_game_until(ui, session, lambda v: len(v.board.rounds) == 1 and v.outcome is None)
     panel = ui.screen.scores
     assert panel.open and panel.title.startswith("Round 1 is over")
-    state = session.view.state
+    state = session.position
     assert panel.rows_data[0] == ["Round", "Ana", "Ben"]
     assert panel.rows_data[-1] == ["Total"] + [str(t) for t in state.totals]
     assert [points[-1] for _, points in panel.series] == list(state.totals)
@@ -122,5 +122,5 @@ def test_hilo_prompt_round_summary_and_final_ranking(ui, session):
     ranking = [row["text"] for row in ui.screen.ranking_rows]
     winner = view.seats[view.outcome.winners[0]].name
     assert ranking[0].startswith(f"1. {winner}: ")
-    assert ui.screen.final_table.rows_data[-1] == ["Total"] + [str(t) for t in view.state.totals]
+    assert ui.screen.final_table.rows_data[-1] == ["Total"] + [str(t) for t in session.position.totals]
     ui.shot("hilo-game-over")

@@ -6,8 +6,7 @@ import pytest
 
 from assistant.session import Session
 from assistant.store import Store
-from engine.holdup import Keep, Roll
-from engine.holdup.deck import Gem
+from engine.holdup import Gem, Keep, Roll
 
 
 # 16 cards, for a short game: four of each stone (a set is possible)
@@ -31,14 +30,14 @@ def test_deal_roll_keep_by_touch_then_the_final_scores(ui, session):
     for stone, value in dealt:
         ui.tap(ui.one("KindButton", kind=stone))
         ui.tap(ui.one("ValueButton", value=value))
-    state = session.view.state
+    state = session.position
     assert sorted(gem for row in state.rows for gem in row) == sorted(Gem(*card) for card in dealt)
-    assert state.phase == "roll"
+    assert session.view.board.phase == "roll"
 
     for die, face in enumerate(["1", "2", "5", "4"]):
         ui.tap(ui.one("FaceButton", die=die, face=face))
-    state = session.view.state
-    assert state.phase == "decide" and state.dice == (1, 2, 4, 5)
+    shown = session.view.board
+    assert shown.phase == "decide" and shown.dice == (1, 2, 4, 5)
     assert session.view.last == str(Roll((1, 2, 4, 5)))
     board = ui.screen.board
     captured = [card for row in board.ids.rows.children for card in row.ids.cards.children if card.mark == "capture"]
@@ -48,16 +47,16 @@ def test_deal_roll_keep_by_touch_then_the_final_scores(ui, session):
     ui.shot("holdup-decide")
 
     ui.tap(ui.choice("Keep the dice"))
-    assert session.view.last == str(Keep()) and session.view.state.phase == "flip"
+    assert session.view.last == str(Keep()) and session.view.board.phase == "flip"
     ui.tap(ui.choice("Flip GV card 2"))
-    assert session.view.state.gv[0] == "VGV"
+    assert session.view.board.players[0].gv == "VGV"
     ui.wait(lambda: not session.view.advice_pending)
     ui.shot("holdup-draw")
 
     session.advice_enabled = False
     view = ui.play_until(lambda v: v.outcome is not None, random.Random(5))
     rows = ui.screen.final_table.rows_data
-    scores = view.state.scores()
+    scores = session.position.scores()
     assert [row[0] for row in rows[1:]] == ["Ana", "Ben", "Chloé"]
     assert [int(row[-1]) for row in rows[1:]] == [score["total"] for score in scores]
     assert [int(row[1]) for row in rows[1:]] == [score["cards"] for score in scores]
