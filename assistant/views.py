@@ -70,7 +70,6 @@ class ViewState:
     board: Any = None              # the game's view model of the position (its package exports it)
     analysis: Any = None           # the game's slower figures; None until worked out
     description: Text | str = ""   # the position in words, for a game without a screen of its own
-    state: State | None = None     # TRANSITION: removed once every screen reads ``board``
     to_play: int = TERMINAL
     turn: Text | str = ""
     choices: tuple[Choice, ...] = ()
@@ -103,7 +102,7 @@ def game_view(match: Match, match_id: int | None, revision: int, message: Messag
     return ViewState(
         revision=revision, screen=GAME, match_id=match_id,
         game_id=match.game.id, title=match.game.title, options=match.game.options_dict(),
-        seats=seats, board=board, analysis=analysis, state=state,
+        seats=seats, board=board, analysis=analysis,
         description=_description(state, match) if board is None else "",
         to_play=to_play, turn=turn_text(state, to_play, [p.name for p in match.players]),
         choices=choices(state, to_play, advice or []), advice_pending=advice is None,

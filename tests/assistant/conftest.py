@@ -39,8 +39,9 @@ def ui(x_display):
     """A running TableApp at 800x480 and a driver for it (see ``Driver``)."""
     home = tempfile.mkdtemp(prefix="kivy-home-")
     atexit.register(shutil.rmtree, home, ignore_errors=True)
+    # KIVY_LOG_MODE as the app sets it: Kivy must not wrap sys.stderr, which pytest captures per test
     os.environ.update(KIVY_NO_ARGS="1", KIVY_HOME=home, KIVY_WINDOW="sdl2", KIVY_NO_CONSOLELOG="1",
-                      KIVY_NO_FILELOG="1")
+                      KIVY_NO_FILELOG="1", KIVY_LOG_MODE="PYTHON")
     from kivy.config import Config
     Config.set("graphics", "width", "800")
     Config.set("graphics", "height", "480")
