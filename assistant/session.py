@@ -256,10 +256,12 @@ class Session:
 
     def _enter(self, match: Match, match_id: int, message: Message) -> ViewState:
         self._match, self._match_id = match, match_id
-        return self._game_changed(message)
+        return self._publish(self._game_view(self._view.revision + 1, message))
 
     def _game_changed(self, message: Message | None) -> ViewState:
-        return self._publish(self._game_view(self._view.revision + 1, message))
+        """The game moved on; a screen of another kind open over it (settings) stays open."""
+        view = self._game_view(self._view.revision + 1, message)
+        return self._publish(view if self._view.screen == HOME else replace(view, screen=self._view.screen))
 
     def _refresh(self, message: Message | None) -> ViewState:
         if self._match is None:

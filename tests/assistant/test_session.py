@@ -227,3 +227,29 @@ def test_advice_from_the_worker_arrives_in_a_later_view_and_stale_advice_is_drop
 def test_players_without_a_colour_get_free_ones(session):
     view = session.new_match("toy", ["Ana", Player("Ben", "red")])
     assert [s.colour for s in view.seats] == ["blue", "red"]
+
+
+def test_any_kind_of_screen_opens_over_the_game_and_closes_back_to_it(session):
+    session.new_match("toy", ["Ana", "Ben"])
+    session.play("roll 4")
+    view = session.open_screen("settings")
+    assert view.screen == "settings" and view.moves == 1 and view.game_id == "toy"
+    assert session.play("again").screen == "settings"  # the game goes on behind it
+    view = session.close_screen()
+    assert view.screen == "game" and view.moves == 2
+    session.leave()
+    session.open_screen("results")
+    assert session.close_screen().screen == "home"
+
+
+def test_a_screen_kind_is_the_screens_module_of_that_name(monkeypatch):
+    import sys
+    import types
+
+    from assistant.screens import screen_class, screen_name
+
+    module = types.ModuleType("assistant.screens.camera")
+    module.SCREEN = type("CameraScreen", (), {})
+    monkeypatch.setitem(sys.modules, "assistant.screens.camera", module)
+    assert screen_class("camera") is module.SCREEN and screen_name("camera") == "camera"
+    assert screen_name("game", "hilo") == "game:hilo"
