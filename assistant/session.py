@@ -203,7 +203,9 @@ class Session:
                                      cursor=(self._view.cursor + step) % count))
 
     def confirm(self) -> ViewState:
-        """Play the highlighted action."""
+        """Accept what the camera offers first, else play the highlighted action."""
+        if self._view.suggestions:
+            return self.play(self._view.suggestions[0].action)
         if not self._view.choices:
             return self._view
         return self.play(self._view.choices[self._view.cursor].action)

@@ -7,6 +7,7 @@ from assistant.advice_worker import AdviceWorker
 from assistant.session import Session
 from assistant.views import ERROR, EXPLAIN
 from assistant.store import Store
+from assistant.reconcile import Candidate
 from engine import registry
 from engine.core import CHANCE, TERMINAL, Advice
 from engine.match import Player
@@ -170,6 +171,12 @@ def test_button_intents_move_the_highlight_and_confirm(session):
     assert session.handle_intent(Intent.UNDO).moves == 0
     assert session.handle_intent("NO_SUCH_BUTTON") is session.view
     assert session.handle_intent(Intent.MENU).screen == "home"
+
+
+def test_the_confirm_button_accepts_what_the_camera_offers_first(session):
+    session.new_match("toy", ["Ana", "Ben"])
+    session.suggest(session.position, [Candidate(Roll(5), 0.7), Candidate(Roll(3), 0.3)])
+    assert session.handle_intent(Intent.CONFIRM).last == "roll 5"
 
 
 def test_abandon_removes_the_match_from_the_resume_list(session, store):
