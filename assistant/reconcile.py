@@ -1,26 +1,57 @@
-"""From what the camera saw to the chance outcomes it may be: ranked candidates, never a decision.
+"""From what the camera saw to what may have happened: ranked candidates, never a decision.
 
-At a dice roll every legal outcome is a candidate. Its weight is its own probability (the
-engine's exact chance) times the likelihood of the dice seen if it happened: the dice it leaves
-on the table (``State.table_view()`` after it, every "dice" list in it) matched one to one with
-the dice read, each read die giving a probability to each face. The players confirm one of the
-best candidates by touch; a reading that fits no outcome suggests nothing.
+A roll adds its dice to those lying on the table: after an outcome the camera should see the
+dice of the position it was rolled in (``State.table_view()``, every "dice" list in it) and the
+roll's own faces. (Not those of the position after it: when a roll ends a turn or a round at
+once, an Excape X on a re-roll or the last roll of a round of the roll-off, the engine moves on
+while the dice still lie where they fell.)
+
+The candidates are the legal ways the reading may have come about:
+- at a roll, each outcome;
+- where a player decides, a re-roll (a decision straight after which the dice are rolled, and
+  the same player moves again: Excape's ``again``, Hold Up's ``reroll``) and each outcome of it;
+  the camera sees the new dice, not the decision.
+Each weighs its exact chance (re-rolls alike among themselves) times the likelihood of the dice
+read if it happened. Chains that leave the same table, dice in any order, are one explanation:
+Excape's ``roll 2 X`` and ``roll X 2`` look alike, and the rules treat them alike. A reading that
+shows the table's dice, or some of them (the others picked up), is nothing new: no candidate.
 """
 from __future__ import annotations
 
+import json
+import math
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 from engine.core import Action, State
 
 MIN_SHARE = 0.01  # candidates below this share of the weight are not worth showing
+
+Reading = Sequence[Mapping[str, float]]  # each die read: face -> probability
 
 
 @dataclass(frozen=True)
 class Candidate:
     action: Action
     probability: float  # of the candidates, given the reading and the chances of the outcomes
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """One way the table came to look as read: ``chains`` of actions that leave it alike (the
+    first is the one to apply), and their share of the weight of every explanation."""
+
+    chains: tuple[tuple[Action, ...], ...]
+    share: float
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        return self.chains[0]
+
+    def __str__(self) -> str:
+        return "; ".join(map(str, self.actions))
 
 
 def dice_in(view: Any) -> list[str]:
@@ -38,29 +69,62 @@ def dice_in(view: Any) -> list[str]:
     return found
 
 
+def table_dice(state: State) -> list[str]:
+    """The faces of the dice ``state`` has on the table."""
+    return dice_in(state.table_view())
+
+
+def rolled_faces(action: Action) -> list[str] | None:
+    """The faces a roll shows, from its notation (``roll F F ...`` in every dice game, see
+    docs/notation.md); None for any other action."""
+    verb, *faces = str(action).split()
+    return faces if verb == "roll" else None
+
+
+def roll_line(faces: Sequence[str]) -> str:
+    """The notation of a roll showing ``faces``."""
+    return " ".join(["roll", *faces])
+
+
+def faces_read(seen: Reading) -> list[str]:
+    """The most probable face of each die read."""
+    return [max(die, key=die.__getitem__) for die in seen]
+
+
+def new_dice(state: State, seen: Reading) -> list[str]:
+    """The faces read beyond the dice the table shows (most probable faces), sorted."""
+    return sorted((Counter(faces_read(seen)) - Counter(table_dice(state))).elements())
+
+
+def nothing_new(state: State, seen: Reading) -> bool:
+    """The reading shows the table's dice, or some of them: nothing was rolled."""
+    return not new_dice(state, seen)
+
+
 EXACT_UP_TO = 8  # dice paired exactly up to this many; beyond, greedily (a full Excape ladder)
 
 
-def likelihood(seen: Sequence[Mapping[str, float]], faces: Sequence[str]) -> float:
-    """P(the dice read | the table shows ``faces``) for the best one-to-one pairing of read dice
-    and faces (dice have no order on the table); 0 when the counts differ."""
+def likelihood(seen: Reading, faces: Sequence[str]) -> float:
+    """P(the dice read | the table shows ``faces``): the mean, over the ways of pairing the dice
+    read with the faces (dice have no order on the table), of the product of each read die's
+    probability for its face; 0 when the counts differ. Beyond EXACT_UP_TO dice, the best
+    pairing (found greedily) stands in for the mean."""
     if len(seen) != len(faces):
         return 0.0
     if len(faces) > EXACT_UP_TO:
         return _greedy(seen, faces)
-    best = {0: 1.0}  # faces used (bit mask) -> best product for the first dice read
+    sums = {0: 1.0}  # faces used (bit mask) -> sum of the products over the pairings of the first dice read
     for die in seen:
-        step: dict[int, float] = {}
-        for used, product in best.items():
+        step: dict[int, float] = defaultdict(float)
+        for used, product in sums.items():
             for index, face in enumerate(faces):
                 if not used >> index & 1 and die.get(face, 0.0) > 0:
-                    key = used | 1 << index
-                    step[key] = max(step.get(key, 0.0), product * die[face])
-        best = step
-    return max(best.values(), default=0.0)
+                    step[used | 1 << index] += product * die[face]
+        sums = step
+    return sum(sums.values()) / math.factorial(len(faces))
 
 
-def _greedy(seen: Sequence[Mapping[str, float]], faces: Sequence[str]) -> float:
+def _greedy(seen: Reading, faces: Sequence[str]) -> float:
     pairs = sorted(((die.get(face, 0.0), d, f) for d, die in enumerate(seen) for f, face in enumerate(faces)),
                    reverse=True)
     product, dice, used = 1.0, set(), set()
@@ -72,15 +136,76 @@ def _greedy(seen: Sequence[Mapping[str, float]], faces: Sequence[str]) -> float:
     return product
 
 
-def rank_dice(state: State, seen: Sequence[Mapping[str, float]], limit: int = 2) -> list[Candidate]:
+@dataclass(frozen=True)
+class Chain:
+    """A way the dice may change now: ``actions`` (a re-roll first, if any, then the outcome),
+    their chance, the dice lying before the roll, the roll's faces, and the position after."""
+
+    actions: tuple[Action, ...]
+    chance: Fraction
+    lying: list[str]
+    rolled: list[str]
+    after: State
+
+
+def chains(state: State) -> Iterator[Chain]:
+    """Every legal way the dice may change now: an outcome of this roll, or a re-roll and an
+    outcome of it."""
+    if state.is_chance_node():
+        yield from _rolls(state, (), Fraction(1))
+        return
+    rerolls = [decision for decision in state.legal_actions() if _is_reroll(state, decision)]
+    for decision in rerolls:
+        yield from _rolls(state.apply(decision), (decision,), Fraction(1, len(rerolls)))
+
+
+def _rolls(state: State, before: tuple[Action, ...], prior: Fraction) -> Iterator[Chain]:
+    lying = table_dice(state)
+    for outcome, chance in state.chance_outcomes():
+        faces = rolled_faces(outcome)
+        if faces is not None:
+            yield Chain(before + (outcome,), prior * Fraction(chance), lying, faces, state.apply(outcome))
+
+
+def _is_reroll(state: State, decision: Action) -> bool:
+    after = state.apply(decision)
+    player = state.acting_player(decision)
+    return after.is_chance_node() and any(
+        rolled_faces(outcome) is not None and after.apply(outcome).current_player() == player
+        for outcome, _ in after.chance_outcomes())
+
+
+def explain(state: State, seen: Reading) -> list[Explanation]:
+    """Every legal chain that explains the dice ``seen``, grouped by the table it leaves, most
+    probable first; [] when none does or the reading shows nothing new."""
+    if nothing_new(state, seen):
+        return []
+    groups: dict[tuple, list] = {}  # the table left -> [chains, weight]
+    for chain in chains(state):
+        faces = chain.lying + chain.rolled
+        weight = float(chain.chance) * likelihood(seen, faces)
+        if weight > 0:
+            key = (_sorted_dice(chain.after.table_view()), tuple(sorted(faces)))
+            group = groups.setdefault(key, [[], 0.0])
+            group[0].append(chain.actions)
+            group[1] += weight
+    total = sum(weight for _, weight in groups.values())
+    ranked = sorted(groups.values(), key=lambda g: (-g[1], tuple(a.sort_key() for a in g[0][0])))
+    return [Explanation(tuple(found), weight / total) for found, weight in ranked]
+
+
+def _sorted_dice(view: Any) -> str:
+    """A table view as text, every "dice" list sorted: the table whatever die shows which face."""
+    def sort(node: Any) -> Any:
+        if isinstance(node, Mapping):
+            return {k: sorted(map(str, v)) if k == "dice" and isinstance(v, list) else sort(v) for k, v in node.items()}
+        return [sort(item) for item in node] if isinstance(node, list) else node
+    return json.dumps(sort(view), sort_keys=True, default=str)
+
+
+def rank_dice(state: State, seen: Reading, limit: int = 2) -> list[Candidate]:
     """The chance outcomes of ``state`` that best explain the dice ``seen`` (face -> probability
     for each die read), most probable first; [] when none does or it is not a chance node."""
-    weights: list[tuple[Action, float]] = []
-    for action, chance in state.chance_outcomes():
-        faces = dice_in(state.apply(action).table_view())
-        weight = float(Fraction(chance)) * likelihood(seen, faces)
-        if weight > 0:
-            weights.append((action, weight))
-    total = sum(weight for _, weight in weights)
-    ranked = sorted(weights, key=lambda pair: (-pair[1], pair[0].sort_key()))
-    return [Candidate(action, weight / total) for action, weight in ranked[:limit] if weight / total >= MIN_SHARE]
+    if not state.is_chance_node():
+        return []
+    return [Candidate(e.actions[0], e.share) for e in explain(state, seen)[:limit] if e.share >= MIN_SHARE]

@@ -1,15 +1,31 @@
-"""Dice read by the camera -> ranked candidate outcomes (the players confirm one)."""
+"""Dice read by the camera -> ranked candidate outcomes and chains (the players confirm one)."""
 import pytest
 
-from assistant.reconcile import dice_in, likelihood, rank_dice
+from assistant.reconcile import dice_in, explain, likelihood, nothing_new, rank_dice, table_dice
 from engine import registry
 from engine.match import Match
+from engine.table import EXCAPE_FACES
 
 
-def sure(face, others=("1", "2", "3", "4", "5", "6")):
-    """A die read with 90% on ``face``, the rest spread over the other faces."""
+def sure(face, others=("1", "2", "3", "4", "5", "6"), p=0.9):
+    """A die read with ``p`` on ``face``, the rest spread over the other faces."""
     rest = [f for f in others if f != face]
-    return {face: 0.9, **{f: 0.1 / len(rest) for f in rest}}
+    return {face: p, **{f: (1 - p) / len(rest) for f in rest}}
+
+
+def lettered(face):
+    return sure(face, EXCAPE_FACES, p=0.97)
+
+
+def match(game, players, lines=()):
+    played = Match(registry.make_game(game, players), [f"P{n}" for n in range(1, players + 1)])
+    for line in lines:
+        played.push(line)
+    return played
+
+
+def lines(explanation):
+    return [[str(a) for a in chain] for chain in explanation.chains]
 
 
 def test_dice_are_found_at_any_depth_of_a_table_view():
@@ -19,7 +35,7 @@ def test_dice_are_found_at_any_depth_of_a_table_view():
 
 def test_likelihood_pairs_dice_in_any_order_and_needs_the_same_count():
     seen = [sure("5"), sure("3")]
-    assert likelihood(seen, ["3", "5"]) == pytest.approx(0.81)
+    assert likelihood(seen, ["3", "5"]) == pytest.approx((0.9 * 0.9 + 0.02 * 0.02) / 2)  # the mean of both pairings
     assert likelihood(seen, ["5", "5"]) == pytest.approx(0.9 * 0.02)
     assert likelihood(seen, ["3", "5", "6"]) == 0.0
     many = [sure("2")] * 10  # beyond exact pairing: greedy, still the right product here
@@ -31,10 +47,15 @@ def test_splitter_roll_ranked_by_reading_and_chance():
     [first, *rest] = rank_dice(state, [sure("5"), sure("3")])
     assert str(first.action) == "roll 3 5" and first.probability > 0.5
     assert all(c.probability * 10 < first.probability for c in rest)  # 0.9 x 0.9 against 0.9 x 0.02 at best
-    # a double is half as likely as a pair of different faces: a reading torn between 3-3 and 3-4
+    # a double is half as likely as a pair of different faces, but with one die surely a 3, a 3-4
+    # can only be that die's 3 and the other's 4: as likely as a 3-3
     torn = rank_dice(state, [{"3": 1.0}, {"3": 0.5, "4": 0.5}])
-    assert [str(c.action) for c in torn] == ["roll 3 4", "roll 3 3"]  # the two best
-    assert torn[0].probability == pytest.approx(2 / 3)
+    assert [str(c.action) for c in torn] == ["roll 3 3", "roll 3 4"]  # the two best
+    assert [c.probability for c in torn] == pytest.approx([1 / 2, 1 / 2])
+    # and when neither die is known, a pair of different faces is the likelier
+    unsure = rank_dice(state, [{"3": 0.5, "4": 0.5}, {"3": 0.5, "4": 0.5}])
+    assert [str(c.action) for c in unsure] == ["roll 3 4", "roll 3 3"]
+    assert unsure[0].probability == pytest.approx(1 / 2)
 
 
 def test_hold_up_four_dice_and_excape_lettered_faces():
@@ -52,3 +73,51 @@ def test_nothing_is_suggested_away_from_a_roll_or_for_an_impossible_reading():
     assert rank_dice(state, [sure("5")]) == []  # one die seen, two rolled
     rolled = state.apply(rank_dice(state, [sure("5"), sure("3")])[0].action)
     assert rank_dice(rolled, [sure("5"), sure("3")]) == []  # players are writing: no chance node
+
+
+def test_an_excape_x_on_a_re_roll_is_explained_by_rolling_again_and_the_bust():
+    deciding = match("excape", 3, ["roll 7 6", "roll 4 6", "roll 2 1", "roll 4 3"]).state  # P1 rolled 43
+    [best, *rest] = explain(deciding, [lettered("X"), lettered("2")])
+    # the engine ends the turn on the X (its view no longer shows the dice), yet they explain the
+    # reading; die A's X with die B's 2, or the other way round, is one table and one explanation
+    assert lines(best) == [["again", "roll 2 X"], ["again", "roll X 2"]]
+    assert best.share > 0.9 and all(e.actions[0] == best.actions[0] for e in rest)
+    assert deciding.apply(best.actions[0]).apply(best.actions[1]).to_dict()["bust"]["dice"] == ["2", "X"]
+
+
+def test_every_roll_of_the_roll_off_is_explained_even_the_last_of_a_round():
+    rolloff = match("excape", 3)
+    for line, faces in [("roll 7 6", ["7", "6"]), ("roll 4 6", ["4", "6"]), ("roll 7 6", ["7", "6"])]:
+        seen = [lettered(f) for f in table_dice(rolloff.state) + faces]
+        assert str(explain(rolloff.state, seen)[0]) == line
+        rolloff.push(line)
+    # P1 and P3 tied on 76: the round's dice are gone from the engine's view, the tie-break is rolled afresh
+    assert rolloff.state.phase == "rolloff" and table_dice(rolloff.state) == []
+    assert str(explain(rolloff.state, [lettered("3"), lettered("5")])[0]) == "roll 3 5"
+
+
+def test_a_hold_up_re_roll_is_the_decision_then_its_outcome():
+    deals = [f"draw ruby {n}" for n in range(1, 7)]
+    deciding = match("holdup", 3, [*deals, "roll 1 2 3 4"]).state
+    [best, *rest] = explain(deciding, [sure("6"), sure("6"), sure("1"), sure("2")])
+    assert lines(best) == [["reroll", "roll 1 2 6 6"]]
+    # keeping is no re-roll: the next player's roll is not offered in its place
+    assert all(str(e.actions[0]) == "reroll" for e in rest)
+
+
+def test_a_reading_of_the_table_as_it_is_or_of_some_of_its_dice_is_nothing_new():
+    writing = match("splitter", 2, ["roll 3 5"]).state  # the dice lie there while players write
+    for seen in ([sure("5"), sure("3")], [sure("3")], []):
+        assert nothing_new(writing, seen) and explain(writing, seen) == []
+    assert not nothing_new(writing, [sure("5"), sure("4")])
+    assert explain(writing, [sure("5"), sure("4")]) == []  # a new roll before the sheets are written: nothing legal
+
+
+def test_only_re_rolls_come_before_a_roll():
+    # the last sheet written then the next roll would explain the dice, but the camera cannot
+    # know where it was written: no chain through a write
+    last_to_write = match("splitter", 2, ["roll 3 5", "P1 writes 3 at (2,0) and 5 at (5,0)"]).state
+    assert explain(last_to_write, [sure("2"), sure("4")]) == []
+    # placing on the ladder passes the turn: the next player's roll is not taken for a re-roll
+    deciding = match("excape", 3, ["roll 7 6", "roll 4 6", "roll 2 1", "roll 4 3"]).state
+    assert explain(deciding, [lettered("4"), lettered("3"), lettered("5"), lettered("1")]) == []

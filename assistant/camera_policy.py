@@ -1,0 +1,75 @@
+"""What the kiosk does with a settled reading of the dice: apply it, offer it, or say it cannot be.
+
+``judge`` ranks what may explain the reading (``assistant.reconcile.explain``): the best is
+applied when its share reaches ``camera.auto_apply`` ("auto"), else the best two are offered for
+the players to confirm ("offer"); a reading that changed but that nothing the rules allow
+explains is a "contradiction", with the reason in the players' words (the engine's own where it
+has one). A reading that shows nothing new is no event.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from assistant.reconcile import (MIN_SHARE, Explanation, Reading, chains, explain, new_dice, nothing_new,
+                                 rolled_faces, roll_line)
+from engine.core import Action, ParseError, State
+from engine.text import Text, listing, tr
+
+AUTO, OFFER, CONTRADICTION = "auto", "offer", "contradiction"
+
+
+@dataclass(frozen=True)
+class CameraEvent:
+    kind: str  # AUTO, OFFER or CONTRADICTION
+    candidates: tuple[Explanation, ...]  # the one applied, the best two offered, none
+    reason: Text | str = ""  # why the reading cannot be, for a contradiction
+
+
+def judge(state: State, seen: Reading, auto_apply: float) -> CameraEvent | None:
+    """The event for the dice ``seen`` (face -> probability for each die read) in ``state``."""
+    if nothing_new(state, seen):
+        return None
+    explained = explain(state, seen)
+    if not explained:
+        return CameraEvent(CONTRADICTION, (), why_unexplained(state, seen))
+    best = explained[0]
+    if best.share >= auto_apply:
+        return CameraEvent(AUTO, (best,))
+    return CameraEvent(OFFER, tuple(e for e in explained[:2] if e is best or e.share >= MIN_SHARE))
+
+
+def camera_sees(state: State, action: Action) -> bool:
+    """Whether the dice camera sees ``action`` happen: a roll among the game's camera actions.
+    Decisions (a sheet written, Excape's ``again``) and cards drawn are entered by touch."""
+    return isinstance(action, state.game.camera_actions) and rolled_faces(action) is not None
+
+
+def why_unexplained(state: State, seen: Reading) -> Text | str:
+    """Why no legal action explains the dice ``seen``: the engine's reason for the roll the new
+    dice seem to show, else what their count says, else that no roll shows them."""
+    faces = new_dice(state, seen)
+    try:
+        reason = state.explain_illegal(state.game.parse_action(roll_line(faces)))
+    except ParseError:  # its message names the notation, not what the players see
+        return _count_problem(state, len(seen)) or tr("no roll of {game} shows {faces}", game=state.game.title,
+                                                       faces=listing(faces))
+    return reason or _count_problem(state, len(seen)) or tr("no roll the rules allow now shows these dice")
+
+
+def _count_problem(state: State, count: int) -> Text | str:
+    """What is wrong with ``count`` dice on the table now ("" when a roll may leave as many)."""
+    shapes = {(len(chain.lying), len(chain.rolled)) for chain in chains(state)}
+    if not shapes or count in {lying + rolled for lying, rolled in shapes}:
+        return ""
+    lying, rolled = min(shapes)
+    if lying:
+        return tr("{seen} on the table: {lying} were there, and {game} rolls {rolled}",
+                  seen=dice_count(count), lying=lying, game=state.game.title, rolled=rolled)
+    return tr("{seen} on the table, {game} rolls {rolled}", seen=dice_count(count), game=state.game.title,
+              rolled=rolled)
+
+
+def dice_count(count: int) -> Text:
+    if count == 0:
+        return tr("no dice")
+    return tr("one die") if count == 1 else tr("{count} dice", count=count)

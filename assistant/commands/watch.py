@@ -1,0 +1,197 @@
+"""`table-assistant watch GAME SOURCE`: a recording's dice through the live loop, headless.
+
+The frames (a video file, or a folder of images read in name order) go through the stillness
+gate and the dice reader (``vision.live.TableWatcher``); each settled reading is judged against
+the game (``assistant.camera_policy.judge``): applied when sure, offered when not, or a
+contradiction. Each event names its best explanation: one action line, or a re-roll the camera
+cannot see and its outcome joined by "; " (``again; roll X 5``). Without --truth the applied
+events make the match printed; offers are not applied (nobody touches the screen).
+
+With --truth MATCH.json the true match is played instead. The actions the dice camera cannot
+see (decisions, sheets written, cards drawn) are taken from the truth as soon as they are next;
+each roll it should see is judged against the camera's next event, and the truth's roll is then
+played whatever the camera said, so that one misread does not derail the rest. The report adds
+the counts: ``auto_right``, ``auto_wrong``, ``confirm_right`` (offered first, not applied),
+``missed`` (rolls with no right event) and ``contradictions``, and the median latency from the
+first still frame of a settled table to its event.
+"""
+from __future__ import annotations
+
+import json
+import statistics
+from pathlib import Path
+from typing import Any
+
+from assistant import settings as settings_mod
+from assistant.camera_policy import AUTO, CONTRADICTION, OFFER, CameraEvent, camera_sees, judge
+from engine import registry
+from engine.match import Match
+from vision.capture import CaptureError, FrameSource, ImageFolderSource, VideoFileSource
+from vision.live import Observation, TableWatcher
+
+KINDS = {AUTO: "auto", OFFER: "offered", CONTRADICTION: "contradiction"}  # event kinds as reported
+
+
+def add_parser(sub) -> None:
+    parser = sub.add_parser("watch", help="play a recording's dice through the live loop, headless, and measure it")
+    parser.add_argument("game", help=f"the game: {', '.join(registry.game_ids())}")
+    parser.add_argument("source", help="a video file, or a folder of frames (read in name order)")
+    parser.add_argument("--players", type=int, metavar="N",
+                        help="players (default: as many as in --truth, else the game's fewest but at least 2)")
+    parser.add_argument("--set", dest="watch_settings", metavar="KEY=VALUE", action="append", default=[],
+                        help="override one setting for this run, e.g. --set camera.auto_apply=0.95 (repeatable)")
+    parser.add_argument("--fps", type=float, default=15.0, help="frames per second of the recording (default 15)")
+    parser.add_argument("--truth", metavar="MATCH.json", help="the match really played: judge the camera against it")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(run=run)
+
+
+def run(args, settings) -> int:
+    from assistant.cli import UsageError
+
+    if args.fps <= 0:
+        raise UsageError(f"--fps must be above 0, not {args.fps}")
+    settings = with_overrides(args, settings)
+    game_class = registry.game_class(args.game)
+    truth = Match.load(args.truth) if args.truth else None
+    if truth is not None and truth.game.id != game_class.id:
+        raise ValueError(f"{args.truth} is a {truth.game.id} match, not {game_class.id}")
+    if truth is not None and args.players not in (None, truth.game.num_players):
+        raise UsageError(f"{args.truth} has {truth.game.num_players} players, not {args.players}")
+    if truth is not None:
+        match = Match(truth.game, truth.players)
+    else:
+        players = args.players or max(game_class.min_players, 2)
+        options = settings.values.get("games", {}).get(game_class.id, {})
+        match = Match(registry.make_game(game_class.id, players, options), [f"P{n + 1}" for n in range(players)])
+    source = ImageFolderSource(args.source) if Path(args.source).is_dir() else VideoFileSource(args.source)
+    try:
+        source.open()
+        watcher = TableWatcher.from_settings(settings.section("vision.dice"), settings.section("vision.stillness"),
+                                             settings_mod.state_dir(settings["app.state_dir"]))
+        play = Play(match, truth, settings["camera.auto_apply"])
+        frames = watch(source, watcher, play)
+    except CaptureError as exc:  # said on one line, with its fix
+        raise OSError("; ".join(f"{a.source}: {a.problem}" + (f" ({a.fix})" if a.fix else "")
+                                for a in exc.attempts)) from None
+    finally:
+        source.close()
+    report = play.report(frames, args.fps)
+    print(json.dumps(report, ensure_ascii=False) if args.json else summary(report, game_class.title))
+    return 0
+
+
+def with_overrides(args, settings) -> settings_mod.Settings:
+    """The settings again with this command's --set on top of the global ones."""
+    from assistant.cli import UsageError
+
+    if not args.watch_settings:
+        return settings
+    overrides = {}
+    for item in [*args.set, *args.watch_settings]:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise UsageError(f"--set expects KEY=VALUE, got {item!r}")
+        overrides[key.strip()] = value
+    try:
+        return settings_mod.load(args.config, overrides)
+    except settings_mod.ConfigError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def watch(source: FrameSource, watcher: TableWatcher, play: "Play") -> int:
+    """Feed every frame of the open ``source`` to ``watcher`` and its observations to ``play``;
+    the number of frames."""
+    index = 0
+    while (image := source.grab()) is not None:
+        observation = watcher.feed(index, image)
+        if observation is not None:
+            play.observe(observation)
+        index += 1
+    if not index:
+        raise ValueError(f"{source.name}: no frames")
+    return index
+
+
+class Play:
+    """The match as the camera plays it, alone or beside the truth, with its events and counts."""
+
+    def __init__(self, match: Match, truth: Match | None, auto_apply: float):
+        self.match = match
+        self.truth = list(truth.history) if truth is not None else None
+        self.auto_apply = auto_apply
+        self.events: list[tuple[Observation, CameraEvent]] = []
+        self.verdicts: list[str] = []  # for each roll of the truth judged: auto_right, auto_wrong, ...
+        self.seen_in_truth = 0 if truth is None else sum(
+            camera_sees(state, action) for state, action in zip(truth.states(), truth.history))
+        self.catch_up()
+
+    def catch_up(self) -> None:
+        """Play the truth's next actions up to the next one the camera should see."""
+        while self.truth is not None and self._next() is not None and not camera_sees(self.match.state, self._next()):
+            self.match.push(self._next())
+
+    def _next(self):
+        return self.truth[len(self.match.history)] if len(self.match.history) < len(self.truth) else None
+
+    def observe(self, observation: Observation) -> None:
+        event = judge(self.match.state, observation.faces(), self.auto_apply)
+        if event is None:
+            return
+        self.events.append((observation, event))
+        if self.truth is None:
+            if event.kind == AUTO:
+                for action in event.candidates[0].actions:
+                    self.match.push(action)
+            return
+        roll = self._next()
+        if roll is None:  # the truth is over
+            return
+        self.verdicts.append(verdict(event, roll))
+        self.match.push(roll)
+        self.catch_up()
+
+    def report(self, frames: int, fps: float) -> dict[str, Any]:
+        report: dict[str, Any] = {"frames": frames, "actions": self.match.lines(),
+                                  "events": [event_json(o, e) for o, e in self.events]}
+        if self.truth is not None:
+            right = self.verdicts.count("auto_right") + self.verdicts.count("confirm_right")
+            latencies = [(o.frame - o.still_since) / fps for o, _ in self.events]
+            report.update(camera_actions=self.seen_in_truth,
+                          auto_right=self.verdicts.count("auto_right"),
+                          auto_wrong=self.verdicts.count("auto_wrong"),
+                          confirm_right=self.verdicts.count("confirm_right"),
+                          missed=self.seen_in_truth - right,
+                          contradictions=sum(e.kind == CONTRADICTION for _, e in self.events),
+                          latency_s_median=round(statistics.median(latencies), 3) if latencies else None)
+        return report
+
+
+def verdict(event: CameraEvent, roll) -> str:
+    """How the camera's ``event`` fares against the truth's ``roll``."""
+    first = (roll,) in event.candidates[0].chains if event.candidates else False
+    if event.kind == AUTO:
+        return "auto_right" if first else "auto_wrong"
+    return "confirm_right" if event.kind == OFFER and first else "missed"
+
+
+def event_json(observation: Observation, event: CameraEvent) -> dict[str, Any]:
+    best = event.candidates[0] if event.candidates else None
+    return {"frame": observation.frame, "action": str(best) if best else None,
+            "share": round(best.share, 4) if best else None, "kind": KINDS[event.kind],
+            "reason": str(event.reason) if event.kind == CONTRADICTION else None}
+
+
+def summary(report: dict[str, Any], title: str) -> str:
+    kinds = [event["kind"] for event in report["events"]]
+    lines = [f"{title}: {report['frames']} frames, {len(kinds)} camera events ({kinds.count('auto')} applied, "
+             f"{kinds.count('offered')} offered, {kinds.count('contradiction')} contradictions); "
+             f"{len(report['actions'])} actions played."]
+    lines += [f"  frame {event['frame']}: {event['reason']}" for event in report["events"] if event["reason"]]
+    if "camera_actions" in report:
+        latency = report["latency_s_median"]
+        lines.append(f"Against the truth, {report['camera_actions']} rolls: {report['auto_right']} applied right, "
+                     f"{report['auto_wrong']} applied wrong, {report['confirm_right']} right but offered, "
+                     f"{report['missed']} missed; median latency "
+                     + ("-" if latency is None else f"{latency:.2f} s") + ".")
+    return "\n".join(lines)

@@ -1,0 +1,84 @@
+"""A settled reading -> applied, offered, a contradiction with its reason, or no event."""
+import pytest
+
+from assistant.camera_policy import AUTO, CONTRADICTION, OFFER, camera_sees, judge
+from assistant.i18n import translate
+from engine import registry
+from engine.match import Match
+from engine.table import EXCAPE_FACES
+
+
+def sure(face, p=0.999, others=("1", "2", "3", "4", "5", "6")):
+    rest = [f for f in others if f != face]
+    return {face: p, **{f: (1 - p) / len(rest) for f in rest}}
+
+
+def lettered(face):
+    return sure(face, 0.999, EXCAPE_FACES)
+
+
+def match(game, players, lines=()):
+    played = Match(registry.make_game(game, players), [f"P{n}" for n in range(1, players + 1)])
+    for line in lines:
+        played.push(line)
+    return played
+
+
+SPLITTER = match("splitter", 2).state
+EXCAPE_DECIDING = match("excape", 3, ["roll 7 6", "roll 4 6", "roll 2 1", "roll 4 3"]).state
+
+
+def test_a_sure_reading_is_applied_and_a_doubtful_one_offered_with_the_next_best():
+    event = judge(SPLITTER, [sure("5"), sure("3")], auto_apply=0.98)
+    assert event.kind == AUTO and [str(c) for c in event.candidates] == ["roll 3 5"]
+    doubtful = judge(SPLITTER, [sure("5", 0.8), sure("3")], auto_apply=0.98)
+    assert doubtful.kind == OFFER and [str(c) for c in doubtful.candidates][0] == "roll 3 5"
+    assert len(doubtful.candidates) == 2 and doubtful.candidates[0].share > doubtful.candidates[1].share
+    never = judge(SPLITTER, [sure("5"), sure("3")], auto_apply=1.01)
+    assert never.kind == OFFER
+
+
+def test_a_re_roll_the_camera_cannot_see_comes_with_the_dice_it_explains():
+    event = judge(EXCAPE_DECIDING, [lettered("X"), lettered("5")], auto_apply=0.98)
+    assert event.kind == AUTO and str(event.candidates[0]) == "again; roll X 5"
+
+
+def test_nothing_new_is_no_event():
+    writing = match("splitter", 2, ["roll 3 5"]).state
+    assert judge(writing, [sure("3"), sure("5")], 0.98) is None
+    assert judge(writing, [sure("3")], 0.98) is None  # one die picked up
+
+
+@pytest.mark.parametrize("state, seen, reason", [
+    (SPLITTER, [sure("5"), sure("3"), sure("1")], "3 dice on the table, Splitter rolls 2"),
+    (SPLITTER, [sure("5")], "one die on the table, Splitter rolls 2"),
+    # the engine's own reasons: a roll before the sheets are written, a roll before deciding
+    (match("splitter", 2, ["roll 3 5"]).state, [sure("2"), sure("4")],
+     "the dice already show 3 and 5: every player writes them before the next roll"),
+    (EXCAPE_DECIDING, [lettered(f) for f in "4351"],
+     "player 1 has rolled 43 and must first choose: roll again or place it on the ladder"),
+    # die A shows 1 2 3 4 7 X and die B 1 2 3 5 6 X (read for sure: else the likeliest rolls are offered)
+    (match("excape", 3).state, [{"4": 1.0}, {"7": 1.0}],
+     "no roll of Excape shows 4 and 7"),
+    (match("excape", 3, ["roll 7 6"]).state, [lettered(f) for f in "76531"],
+     "5 dice on the table: 2 were there, and Excape rolls 2"),
+])
+def test_a_reading_nothing_legal_explains_is_a_contradiction_in_the_players_words(state, seen, reason):
+    event = judge(state, seen, 0.98)
+    assert event.kind == CONTRADICTION and event.candidates == ()
+    assert str(event.reason) == reason
+
+
+def test_the_reasons_are_translated():
+    event = judge(SPLITTER, [sure("5")], 0.98)
+    assert translate(event.reason, "fr") == "un dé sur la table, et on lance 2 dés à Splitter"
+
+
+def test_the_dice_camera_sees_rolls_only():
+    writing = match("splitter", 2, ["roll 3 5"]).state
+    assert camera_sees(SPLITTER, SPLITTER.legal_actions()[0])
+    assert not camera_sees(writing, writing.legal_actions()[0])  # a sheet written
+    again, place = EXCAPE_DECIDING.legal_actions()[:2]
+    assert not camera_sees(EXCAPE_DECIDING, again) and not camera_sees(EXCAPE_DECIDING, place)
+    dealing = match("holdup", 3).state
+    assert not camera_sees(dealing, dealing.legal_actions()[0])  # a card drawn

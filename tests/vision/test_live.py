@@ -1,0 +1,82 @@
+"""Frames one by one -> an observation per settled still table, with the frame it was still since."""
+from pathlib import Path
+
+import numpy as np
+
+from assistant import settings
+from vision.dice import DieReading
+from vision.live import TableWatcher, unmoved
+from vision.stillness import StableReader, StillnessGate
+from vision.synth.dice import Look, render_scene
+
+TABLE = render_scene(31, size=(240, 180), count=2, look=Look(background="wood")).image
+
+
+def die(x, face, y=90.0):
+    faces = {f: (0.95 if f == face else 0.01) for f in "123456"}
+    return DieReading(x, y, ((x, y), (30.0, 30.0), 0.0), faces, 0.99, "white")
+
+
+def hand(image, step):
+    """The table with a hand-sized block over part of it."""
+    frame = image.copy()
+    frame[20:120, 30 * step:30 * step + 80] = (60, 90, 140)
+    return frame
+
+
+class Scripted:
+    """A reader that answers the readings given for each frame it is asked about, and counts them."""
+
+    def __init__(self, answers):
+        self.answers, self.calls = answers, []
+
+    def __call__(self, frame):
+        self.calls.append(frame)
+        return self.answers(len(self.calls))
+
+
+def watcher(reader):
+    return TableWatcher(StableReader(reader, StillnessGate(still_frames=2), votes=3, agree=3))
+
+
+def test_a_still_table_is_observed_once_with_its_latency_and_read_only_when_still():
+    reader = Scripted(lambda call: [die(60, "3"), die(150, "5")])
+    watch = watcher(reader)
+    frames = [hand(TABLE, 0), hand(TABLE, 1), *[TABLE] * 8]
+    found = [(i, watch.feed(i, f)) for i, f in enumerate(frames)]
+    [(index, observation)] = [(i, o) for i, o in found if o is not None]
+    # frame 2 is the first of the still table; still after 2 unmoving frames (4), then 3 agreeing reads
+    assert (index, observation.frame, observation.still_since) == (6, 6, 2)
+    assert [d.face for d in observation.dice] == ["3", "5"]
+    assert observation.faces()[0]["3"] == 0.95
+    assert len(reader.calls) == 3  # the moving frames and the settled table are not read
+
+
+def test_dice_where_they_lay_after_a_hand_passed_are_not_observed_again_but_rolled_ones_are():
+    readings = iter([[die(60, "3"), die(150, "5")]] * 3 + [[die(61, "3"), die(149, "5")]] * 3
+                    + [[die(100, "3"), die(150, "5")]] * 3)
+    watch = watcher(lambda frame: next(readings))
+    frames = [*[TABLE] * 6, hand(TABLE, 2), *[TABLE] * 6, hand(TABLE, 3), *[TABLE] * 6]
+    observed = [o for i, f in enumerate(frames) if (o := watch.feed(i, f)) is not None]
+    assert [o.frame for o in observed] == [4, 18]  # the hand at frame 6 moved nothing; the one at 13 did
+    assert observed[1].still_since == 14
+
+
+def test_unmoved_needs_every_die_in_place_with_its_face():
+    before = (die(60, "3"), die(150, "5"))
+    assert unmoved(before, [die(155, "5"), die(52, "3")])  # within half a die, in any order
+    assert not unmoved(before, [die(60, "3"), die(150, "6")])
+    assert not unmoved(before, [die(60, "3"), die(180, "5")])
+    assert not unmoved(before, [die(60, "3")])
+
+
+def test_built_from_the_default_settings_it_reads_a_rendered_table():
+    nowhere = Path("/nonexistent")
+    loaded = settings.load(env={}, system_file=nowhere, user_path=nowhere)
+    watch = TableWatcher.from_settings(loaded.section("vision.dice"), loaded.section("vision.stillness"))
+    scene = render_scene(7, size=(320, 240), count=2, die_px=36, colours=("white",), look=Look(background="wood"))
+    rng = np.random.default_rng(0)
+    frames = [np.clip(scene.image + rng.normal(0, 2, scene.image.shape), 0, 255).astype(np.uint8) for _ in range(10)]
+    observed = [o for i, f in enumerate(frames) if (o := watch.feed(i, f)) is not None]
+    assert len(observed) == 1
+    assert sorted(d.face for d in observed[0].dice) == sorted(d.face for d in scene.dice)
