@@ -12,11 +12,12 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from engine.core import Action, Game, RulesError, State
-from engine import registry
+from engine import jsontext, registry
 from engine.text import tr
 
 FORMAT = "table-assistant/match"
 VERSION = 1
+FIELDS = ("format", "version", "game", "options", "players", "actions")
 
 
 class MatchFileError(RulesError):
@@ -30,14 +31,17 @@ class Player:
 
     @classmethod
     def from_dict(cls, data: Any, where: str) -> "Player":
-        if isinstance(data, str):
-            data = {"name": data}
-        if not isinstance(data, dict) or not isinstance(data.get("name"), str) or not data["name"].strip():
-            raise MatchFileError(f"{where}: a player needs a non-empty name, got {data!r}")
+        if not isinstance(data, dict):
+            raise MatchFileError(f"{where}: a player is {{\"name\": ..., \"colour\": ...}}, not {_short(data)}")
         unknown = set(data) - {"name", "colour"}
         if unknown:
             raise MatchFileError(f"{where}: unknown player field {sorted(unknown)[0]!r}")
-        return cls(name=data["name"], colour=str(data.get("colour", "")))
+        name, colour = data.get("name"), data.get("colour", "")
+        if not _is_text(name) or not name.strip():
+            raise MatchFileError(f"{where}: \"name\": a player needs a non-empty name, got {_short(name)}")
+        if not _is_text(colour):
+            raise MatchFileError(f"{where}: \"colour\": a colour is a name in quotes, got {_short(colour)}")
+        return cls(name=name, colour=colour)
 
 
 class Match:
@@ -120,7 +124,11 @@ class Match:
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise MatchFileError(f"{where}: not a Table Assistant match (no \"format\": \"{FORMAT}\")")
         if data.get("version") != VERSION:
-            raise MatchFileError(f"{where}: match format version {data.get('version')!r} is not supported (expected {VERSION})")
+            raise MatchFileError(f"{where}: match format version {_short(data.get('version'))} is not supported "
+                                 f"(expected {VERSION})")
+        unknown = set(data) - set(FIELDS)
+        if unknown:
+            raise MatchFileError(f"{where}: unknown field {sorted(unknown)[0]!r} (a match has {', '.join(FIELDS)})")
         for key, kind in (("game", str), ("options", dict), ("players", list), ("actions", list)):
             if not isinstance(data.get(key), kind):
                 raise MatchFileError(f"{where}: field {key!r} is missing or not a {kind.__name__}")
@@ -161,13 +169,25 @@ class Match:
 
 def _read_json(path: Path) -> Any:
     try:
-        return json.loads(path.read_text("utf-8"))
+        text = path.read_text("utf-8")
     except FileNotFoundError:
         raise MatchFileError(f"{path}: no such file") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise MatchFileError(f"{path}: cannot read: {exc}") from exc
-    except json.JSONDecodeError as exc:
-        raise MatchFileError(f"{path}: corrupt or truncated JSON ({exc})") from exc
+    try:
+        return jsontext.loads(text)
+    except ValueError as exc:
+        raise MatchFileError(f"{path}: {exc}") from None
+
+
+def _is_text(value: Any) -> bool:
+    """A str fit to print: no control characters, no lone surrogate (which JSON lets in)."""
+    return isinstance(value, str) and value.isprintable()
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _check_is_match_file(path: Path) -> None:

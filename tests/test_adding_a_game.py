@@ -67,7 +67,7 @@ def test_the_new_game_follows_the_shared_rules_checks(tree):
 def test_the_command_line_finds_it_and_replays_its_match(tree):
     assert GAME in run(tree, "replay", "--help")
     match = {"format": "table-assistant/match", "version": 1, "game": GAME, "options": {},
-             "players": ["Ana", "Ben"], "actions": ["go", "roll 6", "go", "roll 2", "go", "roll 5"]}
+             "players": [{"name": "Ana"}, {"name": "Ben"}], "actions": ["go", "roll 6", "go", "roll 2", "go", "roll 5"]}
     path = tree / "match.json"
     path.write_text(json.dumps(match))
     report = json.loads(run(tree, "replay", GAME, str(path), "--json"))

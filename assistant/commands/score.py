@@ -57,6 +57,9 @@ def run(args, settings) -> int:
         options = {option: getattr(args, option) for option in game.score_options}
     else:  # the club's configured options (Hilo: palette, removal rules)
         options = settings.section(f"games.{args.game}")
-    result = game.score_text(Path(args.file).read_text("utf-8"), **options)
+    try:
+        result = game.score_text(Path(args.file).read_text("utf-8"), **options)
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"{args.file}: {getattr(exc, 'strerror', None) or exc}") from exc
     print(json.dumps(result, ensure_ascii=False) if args.json else game.format_score(result))
     return 0

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from engine.core import Action, ParseError
 from engine.excape.dice import roll_from_faces
 from engine.excape.ladder import RUNGS
+from engine.numbers import whole
 
 
 @dataclass(frozen=True)
@@ -36,9 +37,10 @@ def parse_action(text: str) -> Action:
     if keyword == "again" and len(words) == 1:
         return Again()
     if keyword == "place" and len(words) == 2:
-        if not words[1].isdigit() or int(words[1]) not in RUNGS:
+        rung = whole(words[1])
+        if rung not in RUNGS:
             raise ParseError(f"excape: {text!r}: the rung must be a number from 0 to 5")
-        return Place(int(words[1]))
+        return Place(rung)
     if keyword == "roll" and len(words) == 3:
         try:
             return roll_from_faces(words[1], words[2])

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from engine.core import Action, ParseError
 from engine.hilo.cards import Palette
 from engine.hilo.grid import DIAGONALS, SLIDES, Line
+from engine.numbers import whole
 
 
 class HiloAction(Action):
@@ -171,7 +172,9 @@ def parse_action(text: str, palette: Palette) -> Action:
 
 
 def _count(digits: str, text: str) -> int:
-    number = int(digits)
+    number = whole(digits)
+    if number is None:
+        raise ParseError(f"hilo: {text!r}: {digits!r} is not a number")
     if number < 1:
         raise ParseError(f"hilo: {text!r}: players, rows and columns count from 1")
     return number - 1

@@ -21,7 +21,7 @@ GAP = -2     # the hole a removed diagonal leaves until the player slides the ca
 
 DEFAULT_PALETTE = "red:R, orange:O, yellow:Y, lime:L, green:G, blue:B, purple:P, pink:K"
 
-_CODE = re.compile(r"^([A-Za-z]+)(-?\d+)$")
+_CODE = re.compile(r"^([A-Za-z]+)(-?[0-9]{1,9})$")  # ASCII digits: int() reads "٣" but not "²"
 
 
 def card_id(colour: int, value: int) -> int:
@@ -89,7 +89,7 @@ class Palette:
             return card
         colour, _, value = text.strip().rpartition(" ")
         index = self.colour_index(colour.strip())
-        if index is None or not re.fullmatch(r"-?\d+", value):
+        if index is None or not re.fullmatch(r"-?[0-9]{1,9}", value):
             raise ValueError(f"{text!r} is not a card (expected a colour of {self.listing()} and a value)")
         return self._card(index, int(value), text)
 

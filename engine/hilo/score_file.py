@@ -6,9 +6,9 @@ L G B P K); the palette is "name:initial, ..." or an object {"R": "red", ...}.
 """
 from __future__ import annotations
 
-import json
 from typing import Any
 
+from engine import jsontext
 from engine.core import parse_options
 from engine.text import tr
 from engine.hilo import grid as g
@@ -20,31 +20,30 @@ from engine.hilo.words import line_name
 
 def score_text(text: str, **options: Any) -> dict[str, Any]:
     """Remove the HILOs left (the choice giving each player the lowest score), apply the doubling
-    rule and return {"names", "sums", "scores", "trigger", "doubled", "removed"}."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"ROUND.json: not valid JSON ({exc})") from None
+    rule and return {"names", "sums", "scores", "trigger", "doubled", "removed"}; ValueError naming
+    the place in the file that is wrong."""
+    data = jsontext.loads(text)
     if not isinstance(data, dict):
-        raise ValueError("ROUND.json: expected an object with \"players\" and \"trigger\"")
+        raise ValueError("expected an object with \"players\" and \"trigger\"")
     unknown = set(data) - {"players", "trigger", "palette"}
     if unknown:
-        raise ValueError(f"ROUND.json: unknown field {sorted(unknown)[0]!r} (expected players, trigger, palette)")
+        raise ValueError(f"unknown field {sorted(unknown)[0]!r} (expected players, trigger, palette)")
     settings = parse_options(HiloOptions, options, HiloGame.id)
     palette = _palette(data.get("palette", settings.palette))
     players = data.get("players")
     if not isinstance(players, list) or not HiloGame.min_players <= len(players) <= HiloGame.max_players:
-        raise ValueError(f"ROUND.json: \"players\" must list {HiloGame.min_players} to {HiloGame.max_players} "
+        raise ValueError(f"\"players\" must list {HiloGame.min_players} to {HiloGame.max_players} "
                          f"players, got {players!r:.80}")
     trigger = data.get("trigger")
     if not isinstance(trigger, int) or isinstance(trigger, bool) or not 0 <= trigger < len(players):
-        raise ValueError(f"ROUND.json: \"trigger\" must be the seat (0 to {len(players) - 1}) of the player "
+        raise ValueError(f"\"trigger\" must be the seat (0 to {len(players) - 1}) of the player "
                          f"who ended the round, got {trigger!r}")
     seen: dict[int, str] = {}
     names, grids = [], []
     for seat, entry in enumerate(players):
-        where = f"ROUND.json: players[{seat}]"
-        if not isinstance(entry, dict) or not isinstance(entry.get("name"), str) or not entry["name"].strip():
+        where = f"players[{seat}]"
+        name = entry.get("name") if isinstance(entry, dict) else None
+        if not isinstance(name, str) or not name.strip() or not name.isprintable():
             raise ValueError(f"{where}: expected {{\"name\": ..., \"grid\": [[...], ...]}}")
         names.append(entry["name"])
         grids.append(_grid(entry.get("grid"), entry["name"], palette, seen))
@@ -78,32 +77,32 @@ def _palette(raw: Any) -> Palette:
     if isinstance(raw, dict):
         raw = ", ".join(f"{name}:{initial}" for initial, name in raw.items())
     if not isinstance(raw, str):
-        raise ValueError("ROUND.json: \"palette\" is \"name:initial, ...\" or {\"R\": \"red\", ...}")
+        raise ValueError("\"palette\" is \"name:initial, ...\" or {\"R\": \"red\", ...}")
     try:
         return Palette.parse(raw)
     except ValueError as exc:
-        raise ValueError(f"ROUND.json: {exc}") from None
+        raise ValueError(f"{exc}") from None
 
 
 def _grid(raw: Any, name: str, palette: Palette, seen: dict[int, str]) -> g.Grid:
     problem = g.shape_problem(raw)
     if problem:
-        raise ValueError(f"ROUND.json: the grid of {name}: {problem}")
+        raise ValueError(f"the grid of {name}: {problem}")
     rows = []
     for r, row in enumerate(raw):
         cells = []
         for c, text in enumerate(row):
             at = f"{name}'s grid, row {r + 1} column {c + 1}"
             if text == "??":
-                raise ValueError(f"ROUND.json: {at}: the card is face down; turn every card up before scoring")
+                raise ValueError(f"{at}: the card is face down; turn every card up before scoring")
             try:
                 if not isinstance(text, str):
                     raise ValueError(f"{text!r} is not a card (write a card as text, such as \"R7\")")
                 card = palette.read_code(text)
             except ValueError as exc:
-                raise ValueError(f"ROUND.json: {at}: {exc}") from None
+                raise ValueError(f"{at}: {exc}") from None
             if card in seen:
-                raise ValueError(f"ROUND.json: {at}: {palette.code(card)} is also in {seen[card]}; "
+                raise ValueError(f"{at}: {palette.code(card)} is also in {seen[card]}; "
                                  f"every card exists once")
             seen[card] = at
             cells.append(card)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from engine.core import Action, ParseError
 from engine.holdup.rules import DICE, GV_CARDS, MAX_PLAYERS, ROWS
+from engine.numbers import whole
 
 
 def _sorted_field(action: Action, name: str) -> None:
@@ -147,10 +148,10 @@ def parse_action(text: str) -> Action:
     if verb == "steal" and len(args) == 1:
         return Steal(_numbers(text, args, "player", 1, MAX_PLAYERS, most=1)[0] - 1)
     if verb == "draw" and len(args) == 2:
-        stone, value = args
-        if not _is_number(value):
-            raise ParseError(f"holdup: {text!r}: the card value {value!r} is not a whole number")
-        return Draw(stone, int(value))
+        stone, value = args[0], whole(args[1], signed=True)
+        if value is None:
+            raise ParseError(f"holdup: {text!r}: the card value {args[1]!r} is not a whole number")
+        return Draw(stone, value)
     raise ParseError(
         f"holdup: cannot read {text!r} (expected 'draw STONE VALUE', 'roll F F F F', 'keep', "
         "'reroll [F ...]', 'flip N [N ...]', 'place ROW' or 'steal PLAYER')"
@@ -160,11 +161,8 @@ def parse_action(text: str) -> Action:
 def _numbers(text: str, args: list[str], what: str, low: int, high: int, most: int) -> tuple[int, ...]:
     if len(args) > most:
         raise ParseError(f"holdup: {text!r}: at most {most} {what} numbers")
-    for arg in args:
-        if not _is_number(arg) or not low <= int(arg) <= high:
+    numbers = tuple(whole(arg, signed=True) for arg in args)
+    for arg, number in zip(args, numbers):
+        if number is None or not low <= number <= high:
             raise ParseError(f"holdup: {text!r}: {arg!r} is not a {what} ({low} to {high})")
-    return tuple(int(arg) for arg in args)
-
-
-def _is_number(word: str) -> bool:
-    return word.lstrip("-").isdigit()
+    return numbers

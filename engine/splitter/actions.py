@@ -65,9 +65,11 @@ class Place(Action):
         return (1, self.player, self.y, self.x, self.left, self.right)
 
 
-_ROLL = re.compile(r"roll\s+(\d+)\s+(\d+)")
-_CELL = r"(\d+)\s+at\s+\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)"
-_PLACE = re.compile(rf"P(\d+)\s+writes\s+{_CELL}\s+and\s+{_CELL}")
+# Numbers in ASCII digits, and short: int() refuses "²" and numbers of more than 4,300 digits.
+_N = "[0-9]{1,9}"
+_ROLL = re.compile(rf"roll\s+({_N})\s+({_N})")
+_CELL = rf"({_N})\s+at\s+\(\s*(-?{_N})\s*,\s*(-?{_N})\s*\)"
+_PLACE = re.compile(rf"P({_N})\s+writes\s+{_CELL}\s+and\s+{_CELL}")
 
 
 def parse_action(text: str) -> Action:

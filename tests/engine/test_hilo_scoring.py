@@ -120,4 +120,4 @@ def test_a_palette_of_the_club_gives_other_initials():
 def test_bad_round_files_are_refused_with_the_reason(tmp_path, capsys, data, message):
     code, out = _score(tmp_path, capsys, data)
     assert code == 1 and out.out == ""
-    assert out.err.startswith("table-assistant score: ROUND.json") and re.search(message, out.err), out.err
+    assert out.err.startswith(f"table-assistant score: {tmp_path / 'round.json'}: ") and re.search(message, out.err), out.err

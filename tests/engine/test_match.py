@@ -60,17 +60,29 @@ def test_save_and_load_replay_to_the_same_state(tmp_path):
 
 
 @pytest.mark.parametrize("content, message", [
-    ('{"format": "table-assistant/match", "version": 1, "ga', "corrupt or truncated JSON"),
+    ('{"format": "table-assistant/match", "version": 1, "ga', "not valid JSON: Unterminated string"),
     ('[1, 2]', "not a Table Assistant match"),
     ('{"format": "table-assistant/match", "version": 9}', "version 9 is not supported"),
     ('{"format": "table-assistant/match", "version": 1, "game": "toy", "options": {}, '
-     '"players": ["A", "B"], "actions": ["roll 3", "roll 2"]}', "action 2 'roll 2' does not replay"),
+     '"players": [{"name": "A"}, {"name": "B"}], "actions": ["roll 3", "roll 2"]}', "action 2 'roll 2' does not replay"),
     ('{"format": "table-assistant/match", "version": 1, "game": "toy", "options": {}, '
-     '"players": ["A", "B"], "actions": ["roll 3", "fold"]}', "action 2 'fold' does not replay: toy: cannot read"),
+     '"players": [{"name": "A"}, {"name": "B"}], "actions": ["roll 3", "fold"]}', "action 2 'fold' does not replay: toy: cannot read"),
     ('{"format": "table-assistant/match", "version": 1, "game": "toy", "options": {"gaol": 5}, '
-     '"players": ["A", "B"], "actions": []}', "unknown option 'gaol' \\(did you mean 'goal'\\?\\)"),
+     '"players": [{"name": "A"}, {"name": "B"}], "actions": []}', "unknown option 'gaol' \\(did you mean 'goal'\\?\\)"),
     ('{"format": "table-assistant/match", "version": 1, "game": "toy", "options": {}, '
-     '"players": ["A", ""], "actions": []}', "players\\[1\\]: a player needs a non-empty name"),
+     '"players": [{"name": "A"}, {"name": ""}], "actions": []}', 'players\\[1\\]: "name": a player needs a non-empty name'),
+    ('{"format": "table-assistant/match", "version": 1, "game": "toy", "options": {}, "notes": "x", '
+     '"players": [{"name": "A"}, {"name": "B"}], "actions": []}', "unknown field 'notes'"),
+    ('{"format": "table-assistant/match", "version": 1, "game": "toy", "options": {}, '
+     '"players": ["A", "B"], "actions": []}', "players\\[0\\]: a player is .*, not 'A'"),
+    ('{"format": "table-assistant/match", "version": 1, "game": "toy", "options": {}, '
+     '"players": [{"name": "A", "colour": 3}, {"name": "B"}], "actions": []}', 'players\\[0\\]: "colour": .* got 3'),
+    ('{"format": "table-assistant/match", "version": 1, "game": "toy", "options": {}, '
+     '"players": [{"name": "\\ud800"}, {"name": "B"}], "actions": []}', 'players\\[0\\]: "name"'),
+    ('{"format": "table-assistant/match", "version": 1, "game": "toy", "options": {"goal": ' + "[" * 5000 + '}',
+     "nested more than 20 levels deep"),
+    ('{"format": "table-assistant/match", "version": 1, "game": "toy", "options": {"goal": ' + "[" * 30 + "]" * 30
+     + '}, "players": [{"name": "A"}, {"name": "B"}], "actions": []}', "nested more than 20 levels deep"),
 ])
 def test_bad_files_are_refused_with_a_reason(tmp_path, content, message):
     path = tmp_path / "bad.json"
