@@ -49,10 +49,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         overrides = dict(_split_override(item) for item in args.set)
         settings = settings_mod.load(args.config, overrides)
-    except (settings_mod.ConfigError, UsageError) as exc:
+        logs.setup("debug" if args.verbose else settings["app.log_level"])
+    except (settings_mod.ConfigError, UsageError, logs.LevelError) as exc:
         print(f"table-assistant: {exc}", file=sys.stderr)
         return 2
-    logs.setup("debug" if args.verbose else settings["app.log_level"])
     try:
         return args.run(args, settings)
     except UsageError as exc:

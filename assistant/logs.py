@@ -18,8 +18,17 @@ class JournalFormatter(logging.Formatter):
         return "\n".join(f"<{priority}>{line}" for line in text.splitlines())
 
 
+LEVELS = ("debug", "info", "warning", "error", "critical")
+
+
+class LevelError(ValueError):
+    """app.log_level is not a level name."""
+
+
 def setup(level: str) -> None:
     """Send log records to stderr; under systemd (JOURNAL_STREAM set) with journald priorities."""
+    if level.lower() not in LEVELS:
+        raise LevelError(f"app.log_level: {level!r} is not a level; choose one of {', '.join(LEVELS)}")
     handler = logging.StreamHandler(sys.stderr)
     if os.environ.get("JOURNAL_STREAM"):
         handler.setFormatter(JournalFormatter())
