@@ -33,12 +33,6 @@ Reading = Sequence[Mapping[str, float]]  # each die read: face -> probability
 
 
 @dataclass(frozen=True)
-class Candidate:
-    action: Action
-    probability: float  # of the candidates, given the reading and the chances of the outcomes
-
-
-@dataclass(frozen=True)
 class Explanation:
     """One way the table came to look as read: ``chains`` of actions that leave it alike (the
     first is the one to apply), and their share of the weight of every explanation."""
@@ -201,11 +195,3 @@ def _sorted_dice(view: Any) -> str:
             return {k: sorted(map(str, v)) if k == "dice" and isinstance(v, list) else sort(v) for k, v in node.items()}
         return [sort(item) for item in node] if isinstance(node, list) else node
     return json.dumps(sort(view), sort_keys=True, default=str)
-
-
-def rank_dice(state: State, seen: Reading, limit: int = 2) -> list[Candidate]:
-    """The chance outcomes of ``state`` that best explain the dice ``seen`` (face -> probability
-    for each die read), most probable first; [] when none does or it is not a chance node."""
-    if not state.is_chance_node():
-        return []
-    return [Candidate(e.actions[0], e.share) for e in explain(state, seen)[:limit] if e.share >= MIN_SHARE]

@@ -14,7 +14,8 @@ from dataclasses import replace
 from typing import Any, Callable, Mapping, Sequence
 
 from assistant.advice_worker import AdviceWorker
-from assistant.reconcile import Candidate
+from assistant.camera_policy import AUTO, OFFER, CameraEvent
+from assistant.reconcile import Explanation
 from assistant.store import MatchRecord, Store, StoreError
 from assistant.views import ERROR, EXPLAIN, GAME, HOME, INFO, Message, ViewState, game_view, played
 from engine import registry
@@ -205,7 +206,7 @@ class Session:
     def confirm(self) -> ViewState:
         """Accept what the camera offers first, else play the highlighted action."""
         if self._view.suggestions:
-            return self.play(self._view.suggestions[0].action)
+            return self.accept(self._view.suggestions[0])
         if not self._view.choices:
             return self._view
         return self.play(self._view.choices[self._view.cursor].action)
@@ -219,12 +220,33 @@ class Session:
             return self._view
         return handler(self)
 
-    def suggest(self, state: State, candidates: Sequence[Candidate]) -> ViewState:
-        """Outcomes the camera read in ``state``, offered to the players (a touch confirms one);
-        ignored if the game has moved on since that frame. Vision never plays by itself."""
+    def camera(self, state: State, event: CameraEvent) -> ViewState:
+        """What the camera concluded from a settled reading of ``state`` (``camera_policy.judge``):
+        a sure explanation is played at once and announced (Undo takes it back), a doubtful one
+        offered with the next best (a touch or the confirm button accepts it), a contradiction said
+        with its reason. Ignored if the game has moved on since that frame."""
         if self._match is None or self._match.state is not state:
             return self._view
-        return self._publish(replace(self._view, revision=self._view.revision + 1, suggestions=tuple(candidates)))
+        if event.kind == AUTO:
+            return self.accept(event.candidates[0], by_camera=True)
+        if event.kind == OFFER:
+            return self._publish(replace(self._view, revision=self._view.revision + 1,
+                                         suggestions=event.candidates))
+        log.warning("camera: %s", event.reason)
+        return self._say(tr("Camera: {reason}", reason=event.reason), ERROR)
+
+    def accept(self, explanation: Explanation, by_camera: bool = False) -> ViewState:
+        """Play what the camera saw happen: the actions of ``explanation``, in order (a re-roll
+        decision, then its roll), each persisted first; the first refused one stops there."""
+        for action in explanation.actions:
+            view = self.play(action)
+            if view.message is None or view.message.kind == ERROR:
+                return view
+        if not by_camera:
+            return view
+        message = view.message
+        return self._publish(replace(view, revision=view.revision + 1, message=replace(
+            message, text=tr("Camera: {move}", move=message.text), camera=True)))
 
     # --- notices ---------------------------------------------------------------------------------
 

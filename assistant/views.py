@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
-from assistant.reconcile import Candidate
+from assistant.reconcile import Explanation
 from assistant.store import MatchSummary, Result
 from engine.core import CHANCE, SIMULTANEOUS, TERMINAL, Action, Advice, Outcome, State
 from engine.match import Match, Player
@@ -43,12 +43,13 @@ class Choice:
 @dataclass(frozen=True)
 class Message:
     """A line for the players. After a move, ``action`` and ``seat`` (who made it, CHANCE for
-    the table) let a screen word the move its own way."""
+    the table) let a screen word the move its own way; ``camera``: the camera saw it and applied it."""
 
     text: Text | str
     kind: str = INFO
     action: Action | None = None
     seat: int = CHANCE
+    camera: bool = False
 
 
 @dataclass(frozen=True)
@@ -75,7 +76,7 @@ class ViewState:
     choices: tuple[Choice, ...] = ()
     advice_pending: bool = False   # the advice is being worked out; a view with it follows
     chance: tuple[tuple[Action, Fraction], ...] = ()
-    suggestions: tuple[Candidate, ...] = ()  # what the camera read, for the players to confirm
+    suggestions: tuple[Explanation, ...] = ()  # what the camera read, for the players to confirm
     cursor: int = 0
     moves: int = 0
     last: str = ""

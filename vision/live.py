@@ -37,6 +37,7 @@ class TableWatcher:
         self.stable = stable
         self._still_since = 0
         self._last: tuple[DieReading, ...] = ()
+        self.settled = False  # the last frame fed settled a still scene (reported or not)
 
     @classmethod
     def from_settings(cls, dice: Mapping, stillness: Mapping, state_dir: str | Path = "") -> "TableWatcher":
@@ -48,6 +49,7 @@ class TableWatcher:
     def feed(self, index: int, image: np.ndarray) -> Observation | None:
         """Take frame ``index``; the observation the first time a still table's dice are settled."""
         reading = self.stable.update(image)
+        self.settled = reading is not None
         gate = self.stable.gate
         if gate.motion > gate.moving_fraction:  # this frame differs from the one before: a still period may start here
             self._still_since = index

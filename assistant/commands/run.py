@@ -9,7 +9,7 @@ import signal
 import threading
 from typing import Any, Callable
 
-from assistant.reconcile import rank_dice
+from assistant.camera_policy import judge
 from assistant.session import Session
 from assistant.views import ERROR, ViewState
 from assistant.store import Store, default_path
@@ -166,10 +166,12 @@ class Devices:
         threading.Thread(target=self._read_dice, args=(camera, session, app), name="camera", daemon=True).start()
 
     def _read_dice(self, camera, session: Session, app) -> None:
-        """Read the dice on still frames; at a roll, offer the outcomes they fit for the players to
-        confirm. Cards are entered by touch (their readings are not reconciled yet)."""
+        """Read the dice on still frames and hand each settled reading's verdict to the session:
+        applied when sure, offered when not, said when the rules cannot explain it. Cards are
+        entered by touch (their readings are not reconciled yet)."""
         from vision.capture import CaptureError
         from vision.dice import DiceReader, DiceReaderError
+        from vision.live import TableWatcher
         from vision.stillness import StableReader
 
         try:
@@ -185,9 +187,10 @@ class Devices:
             app.post_notice(tr("The dice reader is not available ({reason}): enter dice by touch.",
                                reason=str(exc)))
             return
-        stable = StableReader.from_settings(reader.read, self.settings.section("vision.stillness"))
+        watcher = TableWatcher(StableReader.from_settings(reader.read, self.settings.section("vision.stillness")))
+        auto_apply = self.settings["camera.auto_apply"]
         empty: list = []
-        for frame in camera.frames():
+        for index, frame in enumerate(camera.frames()):
             self._reading_dice.set()
             if self._learn_table.is_set():
                 empty.append(frame.image)
@@ -196,13 +199,14 @@ class Devices:
                     app.post_notice(self._learnt(reader, empty))
                     empty = []
                 continue
-            reading = stable.update(frame.image)
-            if reading is not None and reader.background is not None:  # a scene settled: still the learnt table?
+            observation = watcher.feed(index, frame.image)
+            if watcher.settled and reader.background is not None:  # a scene settled: still the learnt table?
                 self._check_table(reader.background, frame.image, app)
             state = session.position  # an immutable snapshot: safe to read from this thread
-            if reading and state is not None and state.is_chance_node():
-                candidates = rank_dice(state, [die.faces for die in reading])
-                app.post(lambda read_in=state, found=candidates: session.suggest(read_in, found))
+            if observation is not None and state is not None and not state.is_terminal():
+                event = judge(state, observation.faces(), auto_apply)
+                if event is not None:
+                    app.post(lambda read_in=state, seen=event: session.camera(read_in, seen))
 
     def learn_empty_table(self) -> None:
         """Asked from the screen (UI thread): the camera learns the empty table from its next

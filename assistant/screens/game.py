@@ -62,8 +62,8 @@ class GameScreen(Screen):
         self.side_title = app.tr("Why not? Tap the move you mean") if self.why_mode else (
             app.tr("Enter what the table shows") if self.chance_mode else app.tr("Legal moves, best first"))
         self.suggestion_rows = [
-            {"text": app.tr("{move} ({percent}%)", move=self.t(self.label(c.action)),
-                            percent=round(c.probability * 100)), "index": i, "screen": self}
+            {"text": app.tr("{move} ({percent}%)", move=", ".join(self.t(self.label(a)) for a in c.actions),
+                            percent=round(c.share * 100)), "index": i, "screen": self}
             for i, c in enumerate(view.suggestions)]
         self.ranking_rows = self._ranking(view) if self.over else []
         self.board.update(view)
@@ -81,7 +81,8 @@ class GameScreen(Screen):
         if message.action is None:
             return self.t(message.text)
         who = view.seats[message.seat].name if 0 <= message.seat < len(view.seats) else app.tr("Table")
-        return app.tr("{who}: {move}", who=who, move=self.t(self.label(message.action)))
+        line = app.tr("{who}: {move}", who=who, move=self.t(self.label(message.action)))
+        return app.tr("Camera: {move}", move=line) if message.camera else line
 
     def _choice_row(self, view: ViewState, index: int, choice: Choice) -> dict:
         seat = choice.seat
@@ -172,7 +173,7 @@ class SuggestionButton(TouchButton):
     screen = ObjectProperty(None, allownone=True)
 
     def on_release(self):
-        self.screen.attempt(self.screen.view.suggestions[self.index].action)
+        App.get_running_app().session.accept(self.screen.view.suggestions[self.index])
 
 
 class GenericBoard(BoxLayout):

@@ -1,7 +1,7 @@
 """Dice read by the camera -> ranked candidate outcomes and chains (the players confirm one)."""
 import pytest
 
-from assistant.reconcile import dice_in, explain, likelihood, nothing_new, rank_dice, table_dice
+from assistant.reconcile import dice_in, explain, likelihood, nothing_new, table_dice
 from engine import registry
 from engine.match import Match
 from engine.table import EXCAPE_FACES
@@ -44,35 +44,35 @@ def test_likelihood_pairs_dice_in_any_order_and_needs_the_same_count():
 
 def test_splitter_roll_ranked_by_reading_and_chance():
     state = Match(registry.make_game("splitter", 2), ["Ana", "Ben"]).state
-    [first, *rest] = rank_dice(state, [sure("5"), sure("3")])
-    assert str(first.action) == "roll 3 5" and first.probability > 0.5
-    assert all(c.probability * 10 < first.probability for c in rest)  # 0.9 x 0.9 against 0.9 x 0.02 at best
+    [first, *rest] = explain(state, [sure("5"), sure("3")])
+    assert str(first) == "roll 3 5" and first.share > 0.5
+    assert all(c.share * 10 < first.share for c in rest)  # 0.9 x 0.9 against 0.9 x 0.02 at best
     # a double is half as likely as a pair of different faces, but with one die surely a 3, a 3-4
     # can only be that die's 3 and the other's 4: as likely as a 3-3
-    torn = rank_dice(state, [{"3": 1.0}, {"3": 0.5, "4": 0.5}])
-    assert [str(c.action) for c in torn] == ["roll 3 3", "roll 3 4"]  # the two best
-    assert [c.probability for c in torn] == pytest.approx([1 / 2, 1 / 2])
+    torn = explain(state, [{"3": 1.0}, {"3": 0.5, "4": 0.5}])[:2]
+    assert [str(c) for c in torn] == ["roll 3 3", "roll 3 4"]  # the two best
+    assert [c.share for c in torn] == pytest.approx([1 / 2, 1 / 2])
     # and when neither die is known, a pair of different faces is the likelier
-    unsure = rank_dice(state, [{"3": 0.5, "4": 0.5}, {"3": 0.5, "4": 0.5}])
-    assert [str(c.action) for c in unsure] == ["roll 3 4", "roll 3 3"]
-    assert unsure[0].probability == pytest.approx(1 / 2)
+    unsure = explain(state, [{"3": 0.5, "4": 0.5}, {"3": 0.5, "4": 0.5}])[:2]
+    assert [str(c) for c in unsure] == ["roll 3 4", "roll 3 3"]
+    assert unsure[0].share == pytest.approx(1 / 2)
 
 
 def test_hold_up_four_dice_and_excape_lettered_faces():
     holdup = Match(registry.make_game("holdup", 3), ["A", "B", "C"])
     for line in ["draw ruby 1", "draw ruby 2", "draw ruby 3", "draw ruby 4", "draw ruby 5", "draw ruby 6"]:
         holdup.push(line)
-    assert str(rank_dice(holdup.state, [sure("6"), sure("1"), sure("4"), sure("1")])[0].action) == "roll 1 1 4 6"
+    assert str(explain(holdup.state, [sure("6"), sure("1"), sure("4"), sure("1")])[0]) == "roll 1 1 4 6"
     excape = Match(registry.make_game("excape", 3), ["A", "B", "C"]).state
     faces = ("1", "2", "3", "4", "5", "6", "7", "X")
-    assert str(rank_dice(excape, [sure("X", faces), sure("7", faces)])[0].action) == "roll 7 X"
+    assert str(explain(excape, [sure("X", faces), sure("7", faces)])[0]) == "roll 7 X"
 
 
 def test_nothing_is_suggested_away_from_a_roll_or_for_an_impossible_reading():
     state = Match(registry.make_game("splitter", 2), ["Ana", "Ben"]).state
-    assert rank_dice(state, [sure("5")]) == []  # one die seen, two rolled
-    rolled = state.apply(rank_dice(state, [sure("5"), sure("3")])[0].action)
-    assert rank_dice(rolled, [sure("5"), sure("3")]) == []  # players are writing: no chance node
+    assert explain(state, [sure("5")]) == []  # one die seen, two rolled
+    rolled = state.apply(explain(state, [sure("5"), sure("3")])[0].actions[0])
+    assert explain(rolled, [sure("5"), sure("3")]) == []  # players are writing: no roll now
 
 
 def test_an_excape_x_on_a_re_roll_is_explained_by_rolling_again_and_the_bust():

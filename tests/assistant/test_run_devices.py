@@ -138,3 +138,39 @@ def test_the_kiosk_says_once_when_the_camera_no_longer_sees_the_learnt_table(tmp
         "The camera or the mat has moved since the empty table was learnt: clear the table and touch Empty table."],
         "another size": ["The camera now gives 320x180 frames, but the empty table was learnt at 640x360: "
                          "clear the table and touch Empty table."]}
+
+
+def test_the_camera_plays_a_sure_roll_by_itself_and_announces_it(tmp_path, monkeypatch):
+    import queue
+    import time
+
+    import cv2
+
+    from dice_support import frames, table
+
+    recording = tmp_path / "recording"
+    recording.mkdir()
+    for index, frame in enumerate(frames([table(("3", "5"), seed=1)])):
+        cv2.imwrite(str(recording / f"{index:02d}.png"), frame)
+    session = Session(Store(IN_MEMORY))
+    session.new_match("splitter", ["Ana", "Ben"])
+    # a low threshold: this test is about the kiosk's path, not the reader's sureness
+    devices = devices_with(tmp_path, monkeypatch, **{
+        "camera.source": "images", "camera.path": str(recording), "camera.fps": "200", "camera.loop": "false",
+        "camera.auto_apply": "0.5", "app.state_dir": str(tmp_path / "state")})
+    posted = queue.Queue()
+    app = FakeApp()
+    app.post = posted.put  # as TableApp does, the camera's verdicts are run on the session's thread
+    devices.start(session, app)
+    try:
+        deadline = time.monotonic() + 60
+        while session.view.moves == 0 and time.monotonic() < deadline:
+            try:
+                posted.get(timeout=0.05)()
+            except queue.Empty:
+                pass
+    finally:
+        devices.close()
+    view = session.view
+    assert view.last == "roll 3 5" and view.message.camera
+    assert str(view.message.text) == "Camera: table: roll 3 5"

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from assistant.reconcile import rank_dice
+from assistant.camera_policy import judge
 from assistant.session import Session
 from assistant.store import Store
 from engine.splitter import Place, Roll
@@ -68,7 +68,7 @@ def test_a_turn_by_touch_then_the_final_table(ui, session):
 def test_a_camera_reading_is_offered_and_played_only_when_confirmed(ui, session):
     state = session.position
     seen = [{"6": 0.9, "5": 0.1}, {"2": 0.8, "3": 0.2}]  # two dice read by the camera
-    session.suggest(state, rank_dice(state, seen))
+    session.camera(state, judge(state, seen, auto_apply=0.98))
     assert session.view.moves == 0  # offered, not played
     first = ui.one("SuggestionButton", index=0)
     assert first.text.startswith("rolled 2 and 6 (")
@@ -77,5 +77,5 @@ def test_a_camera_reading_is_offered_and_played_only_when_confirmed(ui, session)
     ui.tap(first)
     view = session.view
     assert view.last == str(Roll(2, 6)) and view.suggestions == ()
-    session.suggest(state, rank_dice(state, seen))  # a reading of a position already left
+    session.camera(state, judge(state, seen, auto_apply=0.98))  # a reading of a position already left
     assert session.view.suggestions == ()

@@ -7,7 +7,8 @@ from assistant.advice_worker import AdviceWorker
 from assistant.session import Session
 from assistant.views import ERROR, EXPLAIN
 from assistant.store import Store
-from assistant.reconcile import Candidate
+from assistant.camera_policy import AUTO, CONTRADICTION, OFFER, CameraEvent
+from assistant.reconcile import Explanation
 from engine import registry
 from engine.core import CHANCE, TERMINAL, Advice
 from engine.match import Player
@@ -173,10 +174,27 @@ def test_button_intents_move_the_highlight_and_confirm(session):
     assert session.handle_intent(Intent.MENU).screen == "home"
 
 
+def offer(*shares):
+    return tuple(Explanation(((Roll(face),),), share) for face, share in shares)
+
+
 def test_the_confirm_button_accepts_what_the_camera_offers_first(session):
     session.new_match("toy", ["Ana", "Ben"])
-    session.suggest(session.position, [Candidate(Roll(5), 0.7), Candidate(Roll(3), 0.3)])
+    view = session.camera(session.position, CameraEvent(OFFER, offer((5, 0.7), (3, 0.3))))
+    assert view.moves == 0 and [str(s) for s in view.suggestions] == ["roll 5", "roll 3"]
     assert session.handle_intent(Intent.CONFIRM).last == "roll 5"
+
+
+def test_a_sure_reading_is_played_and_announced_a_contradiction_said_a_stale_one_ignored(session, store):
+    session.new_match("toy", ["Ana", "Ben"])
+    before = session.position
+    view = session.camera(before, CameraEvent(AUTO, offer((4, 0.99))))
+    assert view.last == "roll 4" and view.message.camera and view.message.text == "Camera: table: roll 4"
+    assert store.load_match(view.match_id).lines == ("roll 4",) and view.can_undo
+    assert session.camera(before, CameraEvent(AUTO, offer((6, 0.99)))).moves == 1  # the game moved on
+    view = session.camera(session.position, CameraEvent(CONTRADICTION, (), "3 dice on the table, Pig rolls 1"))
+    assert view.moves == 1 and view.message.kind == ERROR
+    assert view.message.text == "Camera: 3 dice on the table, Pig rolls 1"
 
 
 def test_abandon_removes_the_match_from_the_resume_list(session, store):

@@ -1,7 +1,5 @@
 """`table-assistant watch`: a recording of rendered dice through the live loop, against its truth."""
-import itertools
 import json
-import math
 
 import cv2
 import numpy as np
@@ -10,41 +8,10 @@ import pytest
 from assistant import cli
 from engine import registry
 from engine.match import Match
-from vision.synth.dice import Look, render_scene
+from dice_support import HAND_FRAMES, STILL_FRAMES, frames, table
 
-LOOK = Look(background="wood")
-HAND_FRAMES, STILL_FRAMES = 3, 9
 # (the dice on the table, the roll the truth says was made): the last table shows three dice
 ROLLS = [(("3", "5"), "roll 3 5"), (("2", "2"), "roll 2 2"), (("1", "6"), "roll 1 6"), (("4", "6", "2"), "roll 4 6")]
-
-
-def table(faces, seed):
-    """A wooden table with white dice showing ``faces``, each rendered where it clears the others."""
-    image = render_scene(seed, size=(320, 240), count=0, look=LOOK).image
-    placed = []
-    for n, face in enumerate(faces):
-        for attempt in itertools.count(100 * seed + 10 * n):
-            scene = render_scene(attempt, count=1, die_px=36, faces=(face,), colours=("white",), look=LOOK,
-                                 backdrop=image)
-            if all(math.hypot(scene.dice[0].x - o.x, scene.dice[0].y - o.y) > 2.5 * o.size for o in placed):
-                break
-        image = scene.image
-        placed.append(scene.dice[0])
-    return image
-
-
-def frames(tables):
-    """Each table after a hand has swept over the one before, then still with sensor noise."""
-    rng = np.random.default_rng(1)
-    previous = np.full_like(tables[0], 128)
-    for image in tables:
-        for step in range(HAND_FRAMES):
-            swept = previous.copy()
-            swept[40:200, 90 * step:90 * step + 110] = (70, 95, 150)
-            yield swept
-        for _ in range(STILL_FRAMES):
-            yield np.clip(image + rng.normal(0, 2, image.shape), 0, 255).astype(np.uint8)
-        previous = image
 
 
 @pytest.fixture(scope="module")
