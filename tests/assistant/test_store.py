@@ -121,7 +121,7 @@ def test_damaged_pages_are_detected_and_moved_aside(tmp_path):
     path.write_bytes(bytes(data))
     with Store(path, clock=Tick()) as store:
         assert store.notice and "was damaged" in store.notice
-        assert store.players() == ()
+        assert len(store.players()) == 200  # read back from the damaged file, whose player rows are intact
     [kept] = [p for p in tmp_path.iterdir() if p.name.startswith("records.sqlite3.damaged-") and "-wal" not in p.name
               and "-shm" not in p.name]
     assert kept.read_bytes() == bytes(data)
