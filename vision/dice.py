@@ -17,6 +17,10 @@ All patch networks give the same outputs (die logit, six face logits, centre shi
 ratio; ``vision.dice_patches``). The detector and the checker take their images folded into
 2x2 blocks (``folded_blob``), which OpenCV runs faster.
 
+Pip face probabilities are calibrated last by a temperature (``face_temperature``, fitted by
+``vision/training/fit_temperature.py``): the face networks, trained with label smoothing and
+averaged over views, are less sure than they are right.
+
 The die's angle comes from the patch's edges, its colour from the median of its top face matched
 against a palette. Dice with printed faces (the Excape 1-7 and X) are read against faces enrolled
 from the user's own dice (``vision.dice_faces``) instead of the pip probabilities. With the empty
@@ -99,9 +103,12 @@ class DiceReader:
         second_faces: cv2.dnn.Net | None = None,
         reread_faces: cv2.dnn.Net | None = None,
         background: TableBackground | None = None,
+        face_temperature: float = 1.0,
     ):
         if face_views not in range(1, 9):
             raise DiceReaderError(f"face_views must be 1 to 8, not {face_views}")
+        if not face_temperature > 0:
+            raise DiceReaderError(f"face_temperature must be above 0, not {face_temperature}")
         self.detector = detector
         self.checker = checker
         self.face_network = face_network
@@ -115,6 +122,7 @@ class DiceReader:
         self.second_faces = second_faces
         self.reread_faces = reread_faces
         self.background = background
+        self.face_temperature = face_temperature
 
     @classmethod
     def from_settings(cls, section: Mapping, state_dir: str | Path = "", empty_table: bool = True) -> "DiceReader":
@@ -144,13 +152,22 @@ class DiceReader:
             face_views=section["face_views"],
             enrolled=enrolled,
             background=background,
+            face_temperature=section["face_temperature"],
         )
 
     def read(self, frame: np.ndarray) -> list[DieReading]:
         """Every die in a BGR frame, most confident first (none where the frame shows the empty
         table as learnt, see ``vision.dice_background``)."""
-        readings = [reading for reading, _ in self._read(frame)]
+        readings = [self._calibrated(reading) for reading, _ in self._read(frame)]
         return readings if self.background is None else self.background.keep(frame, readings)
+
+    def _calibrated(self, reading: DieReading) -> DieReading:
+        """The reading with its pip face probabilities tempered by ``face_temperature`` (applied
+        last: the reader's own thresholds on them were set untempered). Enrolled faces are not."""
+        if self.enrolled is not None or self.face_temperature == 1:
+            return reading
+        faces = temper(np.array([reading.faces[f] for f in PIP_FACES]), self.face_temperature)
+        return replace(reading, faces=dict(zip(PIP_FACES, faces.round(4).tolist())))
 
     def enrol_faces(self, photos: Mapping[str, Sequence[np.ndarray]]) -> EnrolledFaces:
         """Learn printed faces from photos by face; every die in a photo must show that face.
@@ -198,7 +215,7 @@ class DiceReader:
         if self.enrolled is not None:
             return placed
         faces = (self._faces_at_sizes(image) + np.array([placed.faces[f] for f in PIP_FACES])) / 2
-        return replace(placed, faces=dict(zip(PIP_FACES, faces.round(4).tolist())))
+        return self._calibrated(replace(placed, faces=dict(zip(PIP_FACES, faces.round(4).tolist()))))
 
     def _faces_at_sizes(self, image: np.ndarray) -> np.ndarray:
         """Pip face probabilities of the die in the middle of a crop, read by all three face
@@ -444,6 +461,14 @@ def run_network(network: cv2.dnn.Net, images: Sequence[np.ndarray],
     (``vision.dice_patches``: the detector and the checker take ``folded_blob``)."""
     network.setInput(make_blob(images))
     return network.forward().astype(np.float64)
+
+
+def temper(probabilities: np.ndarray, temperature: float) -> np.ndarray:
+    """Probabilities (along the last axis) raised to 1 / ``temperature`` and renormalised: the
+    softmax of their logits divided by it. Below 1 sharpens, above 1 flattens; the likeliest
+    face stays the likeliest."""
+    powered = probabilities ** (1 / temperature)
+    return powered / powered.sum(axis=-1, keepdims=True)
 
 
 def _moved(proposals: np.ndarray, out: np.ndarray) -> np.ndarray:

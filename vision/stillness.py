@@ -6,15 +6,15 @@ consecutive frames in which at most ``moving_fraction`` of the pixels changed by
 ``pixel_threshold`` grey levels. Rolling dice and hands moving over the table are never still.
 
 ``StableReader`` runs a reader only on still frames and votes over the last ``votes`` readings:
-when at least ``agree`` of them see the same dice (same faces and colours), it reports that
-reading once, with each die's face probabilities averaged over the agreeing frames. It stays
-quiet until the scene moves again; the next still period may report again (a re-roll can land
-on the same faces).
+when at least ``agree`` of them see the same dice (each with the same face and colour, in the same
+place), it reports that reading once, with each die's face probabilities averaged over the
+agreeing frames. It stays quiet until the scene moves again; the next still period may report
+again (a re-roll can land on the same faces).
 """
 from __future__ import annotations
 
 import math
-from collections import Counter, deque
+from collections import deque
 from dataclasses import replace
 from typing import Callable, Sequence
 
@@ -86,21 +86,42 @@ class StableReader:
         return settled
 
 
-def consensus(readings: Sequence[list], agree: int) -> list | None:
-    """The reading that at least ``agree`` frames share, probabilities averaged; None if none does."""
-    signatures = [_signature(r) for r in readings]
-    best, count = Counter(signatures).most_common(1)[0] if signatures else (None, 0)
-    if count < agree:
+# Readings of one die in two frames are of the same place when their centres are at most this
+# many of its sides apart (the larger of the two). The reader places a die that lies still
+# within about a quarter of its side from frame to frame (a camera at a slant: by its top face,
+# or by the whole die); a reading farther off is the reader placing it elsewhere, on a pip or a
+# shadow, and mostly with doubt.
+NEAR = 1 / 3
+
+
+def consensus(readings: Sequence[list], agree: int, near: float = NEAR) -> list | None:
+    """The reading that at least ``agree`` frames share (the same dice, each with its face and
+    colour, within ``near`` of its side of the same place), each die's probabilities averaged
+    over them; None if none does. Of the readings most frames share, the latest is reported."""
+    anchor, twins = None, []
+    for frame in reversed(readings):
+        matched = [t for other in readings if (t := _twins(frame, other, near)) is not None]
+        if len(matched) > len(twins):
+            anchor, twins = frame, matched
+    if len(twins) < agree:
         return None
-    agreeing = [r for r, s in zip(readings, signatures) if s == best]
-    anchor = agreeing[-1]
-    settled = []
-    for die in anchor:
-        matches = [min(frame, key=lambda d: math.hypot(d.x - die.x, d.y - die.y)) for frame in agreeing]
-        faces = {face: round(sum(m.faces.get(face, 0.0) for m in matches) / len(matches), 4) for face in die.faces}
-        settled.append(replace(die, faces=faces))
-    return settled
+    return [replace(die, faces={face: round(sum(t[k].faces.get(face, 0.0) for t in twins) / len(twins), 4)
+                                for face in die.faces})
+            for k, die in enumerate(anchor)]
 
 
-def _signature(reading: list) -> tuple:
-    return tuple(sorted((d.face, d.colour) for d in reading))
+def _twins(anchor: list, frame: list, near: float) -> list | None:
+    """The dice of ``frame`` that are those of ``anchor``, in its order: each with its face and
+    colour, within ``near`` of the larger side of the same place, the nearest pairs first; None
+    unless every die of both has its twin."""
+    if len(frame) != len(anchor):
+        return None
+    pairs = sorted((math.hypot(a.x - b.x, a.y - b.y) / max(a.box[1][0], b.box[1][0]), i, j)
+                   for i, a in enumerate(anchor) for j, b in enumerate(frame)
+                   if a.face == b.face and a.colour == b.colour)
+    twins, taken = {}, set()
+    for apart, i, j in pairs:
+        if apart <= near and i not in twins and j not in taken:
+            twins[i] = frame[j]
+            taken.add(j)
+    return [twins[i] for i in range(len(anchor))] if len(twins) == len(anchor) else None

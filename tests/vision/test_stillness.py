@@ -55,6 +55,28 @@ def test_consensus_needs_enough_agreeing_frames_and_averages_them():
     assert settled[0].faces["3"] == pytest.approx(0.8)
 
 
+def test_consensus_needs_each_die_in_the_same_place():
+    # the third frame reads the 3 as a 3, but most of a side away: the reader placed it elsewhere
+    placed, elsewhere = [reading(100, "3"), reading(200, "5")], [reading(130, "3", p=0.5), reading(200, "5")]
+    assert consensus([placed, placed, elsewhere], agree=3) is None
+    settled = consensus([placed, elsewhere, placed, placed], agree=3)
+    assert settled[0].x == 100 and settled[0].faces["3"] == pytest.approx(0.9)
+    # a still die read a little off from frame to frame still agrees
+    jittered = [[reading(100 + dx, "3"), reading(200 - dx, "5")] for dx in (0, 5, -8)]
+    assert [d.face for d in consensus(jittered, agree=3)] == ["3", "5"]
+
+
+def test_consensus_pairs_alike_dice_by_place_and_reports_the_latest_of_the_most_shared():
+    first = [reading(100, "3", p=0.9), reading(200, "3", p=0.6)]
+    second = [reading(201, "3", p=0.8), reading(101, "3", p=0.7)]
+    settled = consensus([first, second], agree=2)
+    assert [d.x for d in settled] == [201, 101]
+    assert settled[0].faces["3"] == pytest.approx(0.7) and settled[1].faces["3"] == pytest.approx(0.8)
+    # a die more, or one of another colour, is other dice
+    assert consensus([first, first + [reading(300, "6")]], agree=2) is None
+    assert consensus([first, [reading(100, "3"), reading(200, "3", colour="blue")]], agree=2) is None
+
+
 def test_stable_reader_reports_once_per_still_period():
     scripted = iter([[reading(100, "4")]] * 20)
     stable = StableReader(lambda frame: next(scripted), StillnessGate(still_frames=1), votes=3, agree=3)
