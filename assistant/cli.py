@@ -15,7 +15,8 @@ from assistant import __version__, logs, settings as settings_mod
 
 # (subcommand module, in the order --help lists them)
 COMMANDS = (
-    "run", "demo", "watch", "score", "replay", "eval", "bench", "print_mat", "calibrate", "doctor", "config",
+    "run", "demo", "watch", "score", "replay", "eval", "bench", "print_mat", "print_sheet", "calibrate", "doctor",
+    "config",
 )
 
 log = logging.getLogger("table-assistant")
