@@ -63,10 +63,12 @@ class TableApp(App):
                  game_defaults: Mapping[str, Mapping[str, Any]] | None = None,
                  every: Sequence[tuple[float, Callable[[], Any]]] = (),
                  on_first_frame: Callable[[], Any] | None = None,
-                 learn_empty_table: Callable[[], Any] | None = None, **kwargs):
+                 learn_empty_table: Callable[[], Any] | None = None, camera_feed: Any = None, **kwargs):
         """``every``: (seconds, function) pairs run on the UI loop (the demo's steps, the
         watchdog's pings); ``on_first_frame`` runs once the first frame is on screen;
-        ``learn_empty_table`` asks the camera to learn the empty table (None: no such button)."""
+        ``learn_empty_table`` asks the camera to learn the empty table (None: no such button);
+        ``camera_feed`` is what the camera screen shows (an assistant.camera_feed.CameraFeed; None:
+        no camera)."""
         super().__init__(**kwargs)
         if language not in i18n.LANGUAGES:
             raise ValueError(f"app.language: {language!r} is not one of {', '.join(i18n.LANGUAGES)}")
@@ -78,6 +80,7 @@ class TableApp(App):
         self._on_first_frame = on_first_frame
         self.learn_empty_table = learn_empty_table
         self.can_learn_table = learn_empty_table is not None
+        self.camera_feed = camera_feed
         self._unsubscribe: Callable[[], None] | None = None
 
     # --- building ------------------------------------------------------------------------------

@@ -41,7 +41,8 @@ def run(args, settings) -> int:
         devices = Devices(settings)
         camera_on = settings["camera.source"] != "none"
         app = make_app(args, settings, session, every=devices.every(), on_first_frame=devices.ready,
-                       learn_empty_table=devices.learn_empty_table if camera_on else None)
+                       learn_empty_table=devices.learn_empty_table if camera_on else None,
+                       camera_feed=devices.feed if camera_on else None)
         devices.start(session, app)
         stop_on_sigterm(app)
         try:
@@ -93,6 +94,7 @@ class Devices:
     """Buttons, lights, serial panel, camera and the systemd watchdog, each optional."""
 
     def __init__(self, settings):
+        from assistant.camera_feed import CameraFeed
         from hardware.watchdog import SystemdNotifier
 
         self.settings = settings
@@ -106,6 +108,9 @@ class Devices:
         self._reading_dice = threading.Event()  # the camera thread has read a frame for dice
         self._learn_table = threading.Event()   # asked from the screen, done by the camera thread
         self._table_moved = False  # the camera's view no longer fits the learnt empty table (said once)
+        self._camera_missing = False  # "no camera" or "camera lost" was said, "camera back" not yet
+        self._camera_done = threading.Event()  # closed, or its recording ended: the dice reader stops
+        self.feed = CameraFeed(settings["camera.auto_apply"])  # what the camera screen shows
 
     def every(self) -> list[tuple[float, Callable[[], Any]]]:
         """Pings from the UI loop, so a frozen screen is what makes systemd restart the app."""
@@ -157,29 +162,53 @@ class Devices:
     def _start_camera(self, session: Session, app) -> None:
         from vision.capture import camera_from_config
 
-        camera = camera_from_config(self.settings.section("camera"))
+        camera = camera_from_config(self.settings.section("camera"),
+                                    on_status=lambda status, detail: self._camera_status(status, app))
         if camera is None:
             session.notify(tr("Camera off (camera.source = \"none\"): enter dice and cards by touch."))
             return
         self._closers.append(camera.close)
         # opening a camera and loading the readers take seconds: not on the UI thread
-        threading.Thread(target=self._read_dice, args=(camera, session, app), name="camera", daemon=True).start()
+        threading.Thread(target=self._read_dice, args=(camera, session, app), name="dice", daemon=True).start()
+
+    def _camera_status(self, status, app) -> None:
+        """On the capture thread: say once that frames stopped coming, and once that they are back."""
+        from vision.capture import CameraStatus
+
+        self.feed.status(lost=status is CameraStatus.LOST)
+        if status is CameraStatus.ENDED:
+            self._camera_done.set()
+        elif status is CameraStatus.LOST and not self._camera_missing:
+            self._camera_missing = True
+            app.post_notice(tr("Camera lost: enter dice by touch."))
+        elif status is CameraStatus.LIVE and self._camera_missing:
+            self._camera_missing = False
+            app.post_notice(tr("Camera back."))
 
     def _read_dice(self, camera, session: Session, app) -> None:
         """Read the dice on still frames and hand each settled reading's verdict to the session:
         applied when sure, offered when not, said when the rules cannot explain it. Cards are
-        entered by touch (their readings are not reconciled yet)."""
-        from vision.capture import CaptureError
+        entered by touch (their readings are not reconciled yet). Frames come on the capture
+        thread; a slow read drops frames (the newest one is read next) instead of lagging."""
+        from vision.capture import CaptureError, CaptureThread, LatestFrame
         from vision.dice import DiceReader, DiceReaderError
         from vision.live import TableWatcher
         from vision.stillness import StableReader
 
         try:
             log.info("camera ready: %s", camera.open().name)
-        except CaptureError as exc:  # said once; camera.frames() below keeps trying, with growing waits
+        except CaptureError as exc:  # said once; the capture thread keeps trying, with growing waits
             log.warning("%s", exc)
+            self._camera_missing = True
             app.post_notice(tr("No camera found: enter dice and cards by touch. "
                                "`table-assistant doctor` says what is missing."))
+        latest = LatestFrame()
+
+        def arrived(frame) -> None:  # on the capture thread
+            self.feed.show(frame.image)
+            latest.put(frame)
+
+        CaptureThread(camera, arrived).start()
         try:
             reader = DiceReader.from_settings(self.settings.section("vision.dice"), self.settings["app.state_dir"])
         except (DiceReaderError, OSError, ValueError) as exc:
@@ -187,10 +216,16 @@ class Devices:
             app.post_notice(tr("The dice reader is not available ({reason}): enter dice by touch.",
                                reason=str(exc)))
             return
-        watcher = TableWatcher(StableReader.from_settings(reader.read, self.settings.section("vision.stillness")))
+        watcher = TableWatcher(StableReader.from_settings(self.feed.timed(reader.read),
+                                                          self.settings.section("vision.stillness")))
         auto_apply = self.settings["camera.auto_apply"]
         empty: list = []
-        for index, frame in enumerate(camera.frames()):
+        while True:
+            frame = latest.get(timeout=0.2)
+            if frame is None:
+                if self._camera_done.is_set():
+                    return
+                continue
             self._reading_dice.set()
             if self._learn_table.is_set():
                 empty.append(frame.image)
@@ -199,7 +234,8 @@ class Devices:
                     app.post_notice(self._learnt(reader, empty))
                     empty = []
                 continue
-            observation = watcher.feed(index, frame.image)
+            observation = watcher.feed(frame.index, frame.image)
+            self.feed.fed(watcher, observation.dice if observation else None)
             if watcher.settled and reader.background is not None:  # a scene settled: still the learnt table?
                 self._check_table(reader.background, frame.image, app)
             state = session.position  # an immutable snapshot: safe to read from this thread
@@ -279,6 +315,7 @@ class Devices:
             self._indicators.signal(feedback)
 
     def close(self) -> None:
+        self._camera_done.set()
         for close in reversed(self._closers):
             try:
                 close()

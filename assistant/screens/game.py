@@ -155,6 +155,9 @@ class GameScreen(Screen):
     def home(self) -> None:
         App.get_running_app().session.leave()
 
+    def camera(self) -> None:
+        App.get_running_app().session.open_screen("camera")
+
     def play_again(self) -> None:
         view = self.view
         match = App.get_running_app().session.match

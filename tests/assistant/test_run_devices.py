@@ -5,6 +5,7 @@ from assistant import settings as settings_mod
 from assistant.commands.run import Devices
 from assistant.session import Session
 from assistant.store import IN_MEMORY, Store
+from vision.capture import FrameSource
 
 
 class FakeApp:
@@ -122,7 +123,7 @@ def test_the_kiosk_says_once_when_the_camera_no_longer_sees_the_learnt_table(tmp
         checks.clear()
         session = Session(Store(IN_MEMORY))
         devices = devices_with(tmp_path, monkeypatch, **{
-            "camera.source": "images", "camera.path": str(recording), "camera.fps": "200",
+            "camera.source": "images", "camera.path": str(recording), "camera.fps": "50",
             "app.state_dir": str(state)})
         app = FakeApp()
         devices.start(session, app)
@@ -154,9 +155,10 @@ def test_the_camera_plays_a_sure_roll_by_itself_and_announces_it(tmp_path, monke
         cv2.imwrite(str(recording / f"{index:02d}.png"), frame)
     session = Session(Store(IN_MEMORY))
     session.new_match("splitter", ["Ana", "Ben"])
-    # a low threshold: this test is about the kiosk's path, not the reader's sureness
+    # a low threshold: this test is about the kiosk's path, not the reader's sureness; frames
+    # slow enough for the reader to take them all (it drops those that come faster)
     devices = devices_with(tmp_path, monkeypatch, **{
-        "camera.source": "images", "camera.path": str(recording), "camera.fps": "200", "camera.loop": "false",
+        "camera.source": "images", "camera.path": str(recording), "camera.fps": "20",
         "camera.auto_apply": "0.5", "app.state_dir": str(tmp_path / "state")})
     posted = queue.Queue()
     app = FakeApp()
@@ -174,3 +176,128 @@ def test_the_camera_plays_a_sure_roll_by_itself_and_announces_it(tmp_path, monke
     view = session.view
     assert view.last == "roll 3 5" and view.message.camera
     assert str(view.message.text) == "Camera: table: roll 3 5"
+
+
+class StillSource(FrameSource):
+    """A camera looking at a table where nothing moves (each frame a new copy, so a read can
+    tell which frame it got); ``broken`` makes it fail as an unplugged camera does."""
+
+    name = "still table"
+    live = False  # paced by the Camera at camera.fps
+
+    def __init__(self):
+        import numpy as np
+
+        self.table = np.full((120, 160, 3), 90, np.uint8)
+        self.made = []  # every frame given, in order
+        self.broken = threading.Event()
+
+    def open(self):
+        if self.broken.is_set():
+            raise self.fail("unplugged")
+
+    def grab(self):
+        if self.broken.is_set():
+            raise self.fail("stopped giving frames (unplugged?)")
+        self.made.append(self.table.copy())
+        return self.made[-1]
+
+    def index_of(self, image):
+        return next(k for k in range(len(self.made) - 1, -1, -1) if self.made[k] is image)
+
+
+class FakeReader:
+    background = None
+
+    def __init__(self, read):
+        self.read = read
+
+
+def camera_with(monkeypatch, source, read=lambda image: []):
+    """The kiosk's camera path with ``source`` as its only camera and ``read`` as its dice reader."""
+    from vision import capture, dice
+
+    monkeypatch.setattr(capture, "sources_from_config", lambda config, render=None: [source])
+    monkeypatch.setattr(dice.DiceReader, "from_settings", classmethod(lambda cls, *args: FakeReader(read)))
+
+
+def run_posted(posted, until, timeout=30):
+    """Run what the devices post to the UI thread (this one) until ``until()``."""
+    import queue
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not until():
+        assert time.monotonic() < deadline, "not in time"
+        try:
+            posted.get(timeout=0.02)()
+        except queue.Empty:
+            pass
+
+
+def test_a_camera_lost_mid_game_is_said_and_so_is_its_return(tmp_path, monkeypatch):
+    import queue
+
+    source = StillSource()
+    camera_with(monkeypatch, source)
+    session = Session(Store(IN_MEMORY))
+    session.new_match("splitter", ["Ana", "Ben"])
+    devices = devices_with(tmp_path, monkeypatch, **{"camera.source": "v4l2", "camera.fps": "100",
+                                                     "camera.retry_initial_s": "0.01", "camera.retry_max_s": "0.05"})
+    posted = queue.Queue()
+    app = FakeApp()
+    app.post = posted.put
+    app.post_notice = lambda text: posted.put(lambda: session.notify(text))  # as TableApp does
+    devices.start(session, app)
+    try:
+        run_posted(posted, lambda: len(source.made) > 5)
+        source.broken.set()
+        run_posted(posted, lambda: session.view.notices)
+        assert session.view.notices == ("Camera lost: enter dice by touch.",)
+        assert devices.feed.snapshot.lost
+        assert session.play("roll 3 5").last == "roll 3 5"  # the game goes on by touch
+        made = len(source.made)
+        source.broken.clear()
+        run_posted(posted, lambda: len(session.view.notices) == 2 and len(source.made) > made + 5)
+    finally:
+        devices.close()
+    assert session.view.notices == ("Camera lost: enter dice by touch.", "Camera back.")
+    assert not devices.feed.snapshot.lost
+
+
+def test_a_slow_reader_drops_frames_and_never_holds_up_the_screen(tmp_path, monkeypatch):
+    import time
+
+    from vision.dice import DieReading
+
+    source = StillSource()
+    reads = []  # (frame read, newest frame then)
+
+    def slow_read(image):
+        reads.append((source.index_of(image), len(source.made) - 1))
+        time.sleep(0.1)  # ten camera frames
+        # 0 to 4 dice, so that no vote ever agrees and every still frame is read
+        return [DieReading(20.0 * k, 20.0, ((20.0 * k, 20.0), (10.0, 10.0), 0.0), {"1": 1.0}, 1.0, "white")
+                for k in range(len(reads) % 5)]
+
+    camera_with(monkeypatch, source, slow_read)
+    session = Session(Store(IN_MEMORY))
+    devices = devices_with(tmp_path, monkeypatch, **{"camera.source": "v4l2", "camera.fps": "100"})
+    app = FakeApp()
+    devices.start(session, app)
+    polls = []
+    try:
+        deadline = time.monotonic() + 30
+        while len(reads) < 10 and time.monotonic() < deadline:  # the screen polls what the camera sees
+            start = time.perf_counter()
+            snapshot = devices.feed.snapshot
+            polls.append(time.perf_counter() - start)
+            time.sleep(0.01)
+    finally:
+        devices.close()
+    assert len(reads) >= 10, "the reader was not given frames"
+    lags = [newest - read for read, newest in reads[1:]]
+    assert max(lags) <= 3, f"each read takes ten frames' time, yet it reads the newest frame: lags {lags}"
+    assert len(source.made) >= 5 * len(reads), "the frames read in between were dropped"
+    assert snapshot.fps >= 3 * snapshot.loop_fps > 0 and snapshot.read_ms >= 100
+    assert max(polls) < 0.05, "the screen never waits on the reader"

@@ -1,0 +1,119 @@
+"""What the camera sees, for the camera screen: the camera's threads publish an immutable
+``Snapshot`` (the newest frame made small, the dice last read with their boxes, the stillness,
+the rates) that the screen polls; nobody waits on anybody. Imports no Kivy.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, replace
+from typing import Callable, Sequence
+
+import cv2
+import numpy as np
+
+from vision.dice import DieReading
+
+MOVING, STILL, SETTLED = "moving", "still", "settled"
+PREVIEW_WIDTH = 640  # px of the frame shown (the screen scales it)
+PREVIEW_EVERY_S = 0.2  # a new small frame at most this often: the screen polls a few times a second
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    image: np.ndarray | None = None  # the newest frame, PREVIEW_WIDTH wide, RGB, top row first
+    size: tuple[int, int] = (0, 0)  # the camera frame's (width, height): the dice's boxes are in its pixels
+    dice: tuple[DieReading, ...] = ()  # the last reading of a still table (none while it moves)
+    stillness: str = ""  # MOVING, STILL (being read), SETTLED (read and agreed); "" before the reader runs
+    fps: float = 0.0  # frames a second from the camera
+    loop_fps: float = 0.0  # frames a second the reader's loop took (the others were dropped)
+    read_ms: float = 0.0  # the dice reader's time for its last read
+    lost: bool = False  # no frames come at the moment (the camera retries)
+
+
+class Rate:
+    """Events a second over the last ``window`` seconds."""
+
+    def __init__(self, window: float = 2.0):
+        self.window = window
+        self._times: deque[float] = deque()
+
+    def tick(self, now: float) -> float:
+        self._times.append(now)
+        while now - self._times[0] > self.window:
+            self._times.popleft()
+        span = now - self._times[0]
+        return (len(self._times) - 1) / span if span > 0 else 0.0
+
+
+class CameraFeed:
+    """The holder between the camera's threads (``show``, ``timed``, ``fed``, ``status``) and
+    the camera screen (``snapshot``, ``auto_apply``)."""
+
+    def __init__(self, auto_apply: float, clock: Callable[[], float] = time.monotonic):
+        self.auto_apply = auto_apply  # what a corrected reading needs to be applied (camera.auto_apply)
+        self.snapshot = Snapshot()  # replaced, never changed: read it without a lock
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._camera_rate, self._loop_rate = Rate(), Rate()
+        self._shown_at: float | None = None
+        self._read: tuple[DieReading, ...] | None = None  # read since the last frame fed
+        self._settled = False
+
+    def _publish(self, **changes) -> None:
+        with self._lock:
+            self.snapshot = replace(self.snapshot, **changes)
+
+    def show(self, image: np.ndarray) -> None:
+        """A frame came from the camera (on the capture thread): count it, and keep it small
+        now and then."""
+        now = self._clock()
+        fps = self._camera_rate.tick(now)
+        if self._shown_at is not None and now - self._shown_at < PREVIEW_EVERY_S:
+            self._publish(fps=fps)
+            return
+        self._shown_at = now
+        height, width = image.shape[:2]
+        small = cv2.resize(image, (PREVIEW_WIDTH, max(1, round(height * PREVIEW_WIDTH / width))),
+                           interpolation=cv2.INTER_AREA)
+        small = cv2.cvtColor(small, cv2.COLOR_BGR2RGB)
+        small.flags.writeable = False
+        self._publish(image=small, size=(width, height), fps=fps)
+
+    def status(self, lost: bool) -> None:
+        self._publish(lost=lost)
+
+    def timed(self, read: Callable[[np.ndarray], list]) -> Callable[[np.ndarray], list]:
+        """``read`` (the dice reader), keeping what it read and how long it took."""
+        def timed_read(image: np.ndarray) -> list:
+            start = time.perf_counter()
+            dice = read(image)
+            self._read = tuple(dice)
+            self._publish(read_ms=(time.perf_counter() - start) * 1000)
+            return dice
+        return timed_read
+
+    def fed(self, watcher, settled: Sequence[DieReading] | None = None) -> None:
+        """``watcher`` (a vision.live.TableWatcher) has taken a frame (on the reader's thread);
+        ``settled``: the dice of the observation it reported, if any."""
+        gate = watcher.stable.gate
+        read, self._read = self._read, None
+        dice = self.snapshot.dice
+        if gate.motion > gate.moving_fraction:  # the gate closes, and the vote starts again
+            self._settled, stillness, dice = False, MOVING, ()
+        elif watcher.settled:
+            self._settled, stillness = True, SETTLED
+            dice = tuple(settled) if settled else (read or dice)
+        elif self._settled:
+            stillness = SETTLED
+        elif read is not None:
+            stillness, dice = STILL, read
+        else:
+            stillness = MOVING  # quiet, but not for long enough yet
+        self._publish(dice=dice, stillness=stillness, loop_fps=self._loop_rate.tick(self._clock()))
+
+
+def corrected(die: DieReading, face: str) -> DieReading:
+    """``die`` read as ``face`` for sure (the players said so)."""
+    return replace(die, faces={known: float(known == face) for known in die.faces})

@@ -1,0 +1,162 @@
+"""The camera's view driven by simulated touches: the frame with the dice read, the stillness and
+the rates; a tap on a misread die and on the face it shows plays the corrected roll (or offers
+it); Back; and what it says without a camera."""
+from dataclasses import replace
+
+import pytest
+
+from assistant.camera_feed import SETTLED, CameraFeed
+from assistant.session import Session
+from assistant.store import IN_MEMORY, Store
+from dice_support import reader, table
+from vision.live import TableWatcher
+from vision.stillness import StableReader, StillnessGate
+from vision.synth.dice import Look, render_scene
+
+
+@pytest.fixture
+def session(ui):
+    session = ui.use(Session(Store(IN_MEMORY), advice=False))
+    session.new_match("splitter", ["Ana", "Ben"])
+    yield session
+    ui.app.camera_feed = None
+    session.close_screen()
+    ui.frames()
+
+
+def settled_feed(image, dice):
+    """A feed that has shown ``image`` and settled on ``dice``, as the kiosk's camera threads do."""
+    feed = CameraFeed(auto_apply=0.98)
+    watcher = TableWatcher(StableReader(feed.timed(lambda frame: list(dice)), StillnessGate()))
+    feed.show(image)
+    for index in range(10):
+        observation = watcher.feed(index, image)
+        feed.fed(watcher, observation.dice if observation else None)
+    assert feed.snapshot.stillness == SETTLED
+    return feed
+
+
+def misread(image, face, doubt):
+    """The reader's dice of ``image``, the one showing ``face`` read as a 6 with ``doubt``."""
+    dice = reader().read(image)
+    assert face in [die.face for die in dice]
+    return [replace(die, faces={**dict.fromkeys(die.faces, 0.0), "6": doubt, face: 1 - doubt}) if die.face == face
+            else die for die in dice]
+
+
+def open_camera(ui):
+    ui.tap_text("Camera")  # the game screen's button
+    assert ui.view.screen == "camera"
+    ui.frames(2)
+
+
+def test_a_tap_corrects_a_misread_die_and_the_roll_is_played(ui, session):
+    image = table(("3", "5"), seed=1)
+    ui.app.camera_feed = settled_feed(image, misread(image, "5", doubt=0.55))
+    open_camera(ui)
+    screen = ui.screen
+    assert screen.status_text.startswith("table settled · camera 0 fps · reader ")
+    wrong = ui.one("DieBox", text="6 55%")
+    assert sorted(box.text for box in ui.widgets("DieBox")) == ["3 100%", "6 55%"]
+    ui.assert_touch_targets()
+    ui.shot("camera-view")
+
+    ui.tap(wrong)
+    assert screen.pick_text == "This die reads 6 (55%). What does it show?"
+    ui.one("FaceChoice", face="1")  # the list is laid out
+    assert sorted(b.face for b in ui.widgets("FaceChoice")) == ["1", "2", "3", "4", "5", "6"]
+    ui.assert_touch_targets()
+    ui.shot("camera-view-picking")
+    ui.tap(ui.one("FaceChoice", face="5"))
+    view = session.view
+    assert view.last == "roll 3 5" and view.message.camera and view.screen == "camera"
+    assert ui.app.message_text == "Camera: Table: rolled 3 and 5"
+    assert sorted(box.text for box in ui.widgets("DieBox")) == ["3 100%", "5 100%"]
+
+    ui.tap_text("Back")
+    assert session.view.screen == "game" and session.view.last == "roll 3 5"
+    ui.shot("camera-button-on-the-game-screen")
+
+
+def test_a_doubtful_correction_is_offered_to_confirm(ui, session):
+    image = table(("3", "5"), seed=1)
+    dice = [replace(die, faces={**die.faces, "3": 0.9, "5": 0.1}) if die.face == "3" else die
+            for die in misread(image, "5", doubt=0.7)]
+    ui.app.camera_feed = settled_feed(image, dice)
+    open_camera(ui)
+    ui.tap(ui.one("DieBox", text="6 70%"))
+    ui.tap(ui.one("FaceChoice", face="5"))
+    assert session.view.moves == 0 and [str(a) for a in session.view.suggestions[0].actions] == ["roll 3 5"]
+    ui.tap(ui.find("offer", lambda: [b for b in ui.widgets("SuggestionButton") if b.text == "rolled 3 and 5 (90%)"]))
+    assert session.view.last == "roll 3 5"
+
+
+def test_cancel_leaves_the_dice_as_read(ui, session):
+    image = table(("3", "5"), seed=1)
+    ui.app.camera_feed = settled_feed(image, misread(image, "5", doubt=0.55))
+    open_camera(ui)
+    ui.tap(ui.one("DieBox", text="3 100%"))
+    ui.tap_text("Cancel")
+    assert ui.screen.picking == -1 and not ui.screen.face_rows
+    assert session.view.moves == 0
+
+
+def test_six_dice_at_1280x720(ui, session):
+    scene = render_scene(4, size=(1280, 720), count=6, die_px=40, look=Look(background="felt"))
+    ui.app.camera_feed = settled_feed(scene.image, reader().read(scene.image))
+    ui.resize(1280, 720)
+    try:
+        open_camera(ui)
+        assert len(ui.widgets("DieBox")) == 6
+        ui.assert_touch_targets()
+        ui.shot("camera-view-1280x720")
+    finally:
+        ui.resize(800, 480)
+
+
+def test_without_a_camera_the_view_says_so(ui, session):
+    open_camera(ui)
+    assert ui.screen.note_text == 'Camera off (camera.source = "none"): enter dice and cards by touch.'
+    ui.shot("camera-view-no-camera")
+    feed = ui.app.camera_feed = CameraFeed(auto_apply=0.98)
+    ui.settle(0.3)
+    assert ui.screen.note_text == "Waiting for the camera..."
+    feed.status(lost=True)
+    ui.settle(0.3)
+    assert ui.screen.note_text.startswith("No camera found: enter dice and cards by touch.")
+    image = table(("3", "5"), seed=1)
+    feed.show(image)
+    ui.settle(0.3)
+    assert ui.screen.note_text == "Camera lost: enter dice by touch." and ui.screen.ids.picture.dim
+    feed.status(lost=False)
+    ui.settle(0.3)
+    assert ui.screen.note_text == "" and ui.screen.status_text.startswith("dice not read")
+    ui.tap_text("Back")
+    assert session.view.screen == "game"
+
+
+def test_the_kiosks_camera_threads_feed_the_view_while_it_plays_the_roll(ui, session, tmp_path, monkeypatch):
+    import cv2
+
+    from assistant import settings
+    from assistant.commands.run import Devices
+
+    recording = tmp_path / "recording"
+    recording.mkdir()
+    cv2.imwrite(str(recording / "table.png"), table(("3", "5"), seed=1))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    devices = Devices(settings.load(overrides={
+        "gpio.enabled": "false", "watchdog.enabled": "false", "camera.source": "images",
+        "camera.path": str(recording), "camera.fps": "20", "app.state_dir": str(tmp_path / "state")}))
+    ui.app.camera_feed = devices.feed
+    open_camera(ui)
+    devices.start(session, ui.app)
+    try:
+        ui.wait(lambda: session.view.moves == 1)  # the camera played it, the view still open
+        ui.wait(lambda: sorted(box.text for box in ui.widgets("DieBox")) == ["3 100%", "5 100%"])
+    finally:
+        devices.close()
+    assert session.view.last == "roll 3 5" and ui.view.screen == "camera"
+    assert ui.screen.status_text.startswith("table settled · camera ")
+    assert ui.app.message_text == "Camera: Table: rolled 3 and 5"
+    ui.shot("camera-view-live")
