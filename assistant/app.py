@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import os
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, MutableMapping, Sequence
 
 os.environ.setdefault("KIVY_NO_ARGS", "1")  # the command line is ours, not Kivy's
 os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")  # Kivy's records go through our logging (journal)
@@ -19,6 +19,7 @@ if logging.getLogger().level > logging.DEBUG:
     os.environ.setdefault("KCFG_KIVY_LOG_LEVEL", "warning")  # Kivy's start-up chatter only with -v
 
 from kivy.app import App  # noqa: E402  (Kivy reads KIVY_* variables when first imported)
+from kivy.base import EventLoop  # noqa: E402
 from kivy.clock import Clock, mainthread  # noqa: E402
 from kivy.config import Config  # noqa: E402
 from kivy.lang import Builder  # noqa: E402
@@ -27,6 +28,8 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager  # noqa: E402
 
 from assistant import i18n  # noqa: E402
 from assistant.advice_worker import AdviceWorker  # noqa: E402
+from assistant.blanking import Backlights, IdleBlanker  # noqa: E402
+from assistant.display import Screen  # noqa: E402
 from assistant.session import Session  # noqa: E402
 from assistant.views import GAME, ViewState  # noqa: E402
 from engine.text import tr as make_text  # noqa: E402
@@ -37,19 +40,84 @@ KV_DIR = Path(__file__).resolve().parent / "kv"
 BASE_SIZE = (800, 480)
 
 
-def configure_window(*, fullscreen: bool, size: tuple[int, int], keyboard: str) -> None:
-    """Window settings, applied before the window opens (Kivy opens it on the first run)."""
+ROTATIONS = (0, 90, 180, 270)
+CURSORS = ("auto", "show", "hide")
+
+
+def configure_window(*, fullscreen: bool, size: tuple[int, int], keyboard: str, rotation: int = 0,
+                     cursor: str = "auto", blank_after_s: float = 0.0,
+                     env: MutableMapping[str, str] = os.environ, root: str = "/") -> Screen:
+    """Window and input settings, applied before the window opens (Kivy opens it on the first run).
+
+    Drawing straight on the screen (KMSDRM, no desktop) is always full screen, on the card of the
+    connected screen; ``cursor`` "auto" hides the pointer there when a touchscreen is found. Each
+    tap reaches Kivy once (see ``assistant.display``). ``blank_after_s`` > 0 darkens the screen
+    after that long without a touch. SDL's settings go to ``env``; returns what was found."""
     if keyboard not in ("dock", "system"):
         raise ValueError(f"ui.keyboard: {keyboard!r} is not \"dock\" or \"system\"")
     if size[0] < 320 or size[1] < 240:
         raise ValueError(f"the window must be at least 320x240, not {size[0]}x{size[1]}")
-    Config.set("graphics", "fullscreen", "auto" if fullscreen else "0")
+    if rotation not in ROTATIONS:
+        raise ValueError(f"ui.rotation: {rotation} is not one of {', '.join(map(str, ROTATIONS))} (degrees)")
+    if cursor not in CURSORS:
+        raise ValueError(f"ui.cursor: {cursor!r} is not one of {', '.join(map(repr, CURSORS))}")
+    if blank_after_s < 0:
+        raise ValueError(f"ui.blank_after_s: {blank_after_s} s is negative (0 = never)")
+    screen = Screen.survey(env, root)
+    screen.set_sdl_environment(env)
+    hide_cursor = cursor == "hide" or (cursor == "auto" and screen.on_screen and bool(screen.touch))
+    Config.set("graphics", "fullscreen", "auto" if fullscreen or screen.on_screen else "0")
     Config.set("graphics", "width", str(size[0]))
     Config.set("graphics", "height", str(size[1]))
     Config.set("graphics", "resizable", "1")
+    Config.set("graphics", "rotation", str(rotation))
+    Config.set("graphics", "show_cursor", "0" if hide_cursor else "1")
     Config.set("kivy", "keyboard_mode", "systemanddock" if keyboard == "dock" else "system")
     Config.set("kivy", "exit_on_escape", "0")  # a kiosk is not closed by a stray key
-    Config.set("input", "mouse", "mouse,disable_multitouch")
+    for option in Config.options("input"):  # Kivy's defaults and a config.ini's would read taps twice
+        Config.remove_option("input", option)
+    for name, provider in screen.input_providers().items():
+        Config.set("input", name, provider)
+    if blank_after_s:
+        EventLoop.bind(on_start=lambda loop: blank_when_idle(loop.window, blank_after_s, root))
+    log.info("%s", screen.describe())
+    return screen
+
+
+def blank_when_idle(window, after_s: float, root: str = "/") -> IdleBlanker:
+    """Darken ``window`` after ``after_s`` seconds without a touch; the touch that wakes it and
+    its moves and release reach no widget."""
+    from kivy.graphics import Color, Rectangle
+
+    cover: list = []
+
+    def dark(blank: bool) -> None:
+        if blank:
+            with window.canvas.after:
+                cover[:] = [Color(0, 0, 0, 1), Rectangle(pos=(0, 0), size=window.size)]
+        else:
+            for instruction in cover:
+                window.canvas.after.remove(instruction)
+            cover.clear()
+
+    blanker = IdleBlanker(after_s, dark, Backlights(root))
+    waking: set[int] = set()
+
+    def down(win, touch) -> bool:
+        if blanker.touched():
+            waking.add(touch.uid)
+            return True
+        return False
+
+    def up(win, touch) -> bool:
+        if touch.uid in waking:
+            waking.discard(touch.uid)
+            return True
+        return False
+
+    window.bind(on_touch_down=down, on_touch_move=lambda win, touch: touch.uid in waking, on_touch_up=up)
+    Clock.schedule_interval(lambda dt: blanker.tick(), min(1.0, after_s))
+    return blanker
 
 
 class TableApp(App):
@@ -152,8 +220,8 @@ class TableApp(App):
         self.session.handle_intent(intent)
 
     @mainthread
-    def post_notice(self, text: Any) -> None:
-        self.session.notify(text)
+    def post_notice(self, text: Any, about: str = "") -> None:
+        self.session.notify(text, about)
 
     @mainthread
     def post(self, function: Callable[[], Any]) -> None:
