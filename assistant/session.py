@@ -45,7 +45,7 @@ class Session:
         self._match: Match | None = None
         self._match_id: int | None = None
         self._worker: AdviceWorker | None = None  # None: advice is computed before each view
-        self._notices: list[Text | str] = [store.notice] if store.notice else []
+        self._notices: list[tuple[str, Text | str]] = [("records", store.notice)] if store.notice else []
         self._view = self._home_view(0, None)
 
     def use_worker(self, worker: "AdviceWorker | None") -> None:
@@ -250,13 +250,20 @@ class Session:
 
     # --- notices ---------------------------------------------------------------------------------
 
-    def notify(self, text: Text | str) -> ViewState:
-        """A standing notice (a missing camera, a moved-aside database) shown until dismissed."""
-        if text in self._notices:
+    def notify(self, text: Text | str, about: str = "") -> ViewState:
+        """A standing notice (a missing camera, a moved-aside database) shown until dismissed. A
+        notice ``about`` a device replaces the one before about it ("camera back" retires "camera
+        lost")."""
+        if (about, text) in self._notices:
             return self._view
         log.warning("%s", text)
-        self._notices.append(text)
-        return self._publish(replace(self._view, revision=self._view.revision + 1, notices=tuple(self._notices)))
+        if about:
+            self._notices = [(a, t) for a, t in self._notices if a != about]
+        self._notices.append((about, text))
+        return self._publish(replace(self._view, revision=self._view.revision + 1, notices=self._notice_texts()))
+
+    def _notice_texts(self) -> tuple[Text | str, ...]:
+        return tuple(text for _, text in self._notices)
 
     def dismiss_notices(self) -> ViewState:
         self._notices.clear()
@@ -317,14 +324,14 @@ class Session:
         return ViewState(
             revision=revision, screen=HOME, games=self.playable_games(), unfinished=self.store.unfinished(),
             results=self.store.results(self.history_size), known_players=self.store.players(),
-            message=message, notices=tuple(self._notices))
+            message=message, notices=self._notice_texts())
 
     def _game_view(self, revision: int, message: Message | None) -> ViewState:
         match = self._match
         assert match is not None
         worked_out = self._work_out(match.game, match.state)
         advice, analysis = worked_out if worked_out is not None else (None, None)
-        return game_view(match, self._match_id, revision, message, self._notices, advice, analysis)
+        return game_view(match, self._match_id, revision, message, self._notice_texts(), advice, analysis)
 
     def _work_out(self, game: Game, state: State) -> tuple[list[Advice], Any] | None:
         """The advice and the analysis for ``state``; None while the worker works them out (a
@@ -354,7 +361,7 @@ class Session:
 
     def _game_view_with(self, advice: list[Advice], analysis: Any) -> ViewState:
         view = self._view
-        return replace(game_view(self._match, self._match_id, view.revision + 1, view.message, self._notices,
+        return replace(game_view(self._match, self._match_id, view.revision + 1, view.message, self._notice_texts(),
                                  advice, analysis), cursor=view.cursor, suggestions=view.suggestions,
                        screen=view.screen)
 

@@ -148,13 +148,16 @@ class Devices:
             return
         from hardware.serial_panel import open_panel
 
-        said = threading.Event()
+        lost = threading.Event()
 
-        def status(connected: bool, detail: str) -> None:  # on the panel's thread
-            if not connected and not said.is_set():
-                said.set()
+        def status(connected: bool, detail: str) -> None:  # on the panel's thread: each change said once
+            if not connected and not lost.is_set():
+                lost.set()
                 post_notice(tr("The serial panel is not connected ({detail}); touch entry works.",
-                               detail=detail))
+                               detail=detail), "panel")
+            elif connected and lost.is_set():
+                lost.clear()
+                post_notice(tr("The serial panel is back."), "panel")
 
         self._panel = open_panel(self.settings.section("serial"), post_intent, on_status=status)
         self._closers.append(self._panel.close)
@@ -180,10 +183,10 @@ class Devices:
             self._camera_done.set()
         elif status is CameraStatus.LOST and not self._camera_missing:
             self._camera_missing = True
-            app.post_notice(tr("Camera lost: enter dice by touch."))
+            app.post_notice(tr("Camera lost: enter dice by touch."), "camera")
         elif status is CameraStatus.LIVE and self._camera_missing:
             self._camera_missing = False
-            app.post_notice(tr("Camera back."))
+            app.post_notice(tr("Camera back."), "camera")
 
     def _read_dice(self, camera, session: Session, app) -> None:
         """Read the dice on still frames and hand each settled reading's verdict to the session:

@@ -278,3 +278,11 @@ def test_a_screen_kind_is_the_screens_module_of_that_name(monkeypatch):
     monkeypatch.setitem(sys.modules, "assistant.screens.camera", module)
     assert screen_class("camera") is module.SCREEN and screen_name("camera") == "camera"
     assert screen_name("game", "hilo") == "game:hilo"
+
+
+def test_a_notice_about_a_device_replaces_the_one_before_about_it(session):
+    session.notify("Camera lost: enter dice by touch.", "camera")
+    session.notify("The serial panel is not connected (no device); touch entry works.", "panel")
+    assert session.notify("Camera back.", "camera").notices == (
+        "The serial panel is not connected (no device); touch entry works.", "Camera back.")
+    assert session.notify("Camera lost: enter dice by touch.", "camera").notices[-1] == "Camera lost: enter dice by touch."
