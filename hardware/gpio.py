@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import warnings
 from dataclasses import dataclass
 from typing import Any, Mapping
@@ -103,28 +104,52 @@ def _seconds(key: str, value: float, low: float, high: float) -> float:
     return float(value)
 
 
-_no_gpio_reported = False
+LGPIO_PIPE = ".lgd-nfy"  # lgpio's notification pipe, made in the working directory
+_reported: set[str] = set()
+
+
+def report_once(message: str) -> None:
+    if message not in _reported:
+        _reported.add(message)
+        log.warning("%s", message)
 
 
 def report_no_gpio(reason: str) -> None:
     """Say once per process that buttons and lights are off, and why."""
-    global _no_gpio_reported
-    if not _no_gpio_reported:
-        _no_gpio_reported = True
-        log.warning(
-            "no GPIO on this machine (%s): buttons, lights and buzzer are off; "
-            "`table-assistant doctor` tells what is missing on a Raspberry Pi", reason
-        )
+    report_once(f"no GPIO on this machine ({reason}): buttons, lights and buzzer are off; "
+                "`table-assistant doctor` tells what is missing on a Raspberry Pi")
+
+
+def explain(reasons: str) -> str:
+    """What to do about gpiozero's reasons for passing over a pin library ("" when nothing is known)."""
+    if LGPIO_PIPE in reasons:
+        return (f"lgpio makes its notification pipe in the working directory ({os.getcwd()}), which this "
+                "user cannot write: start from a writable directory (the unit runs in /run/table-assistant) "
+                "or set LG_WD to one")
+    if "No module named 'lgpio'" in reasons:
+        return "lgpio is missing: sudo apt install python3-lgpio (a venv must see the system's packages)"
+    return ""
 
 
 def load_pin_factory():
-    """gpiozero's default pin factory for this machine; gpiozero's error when there is none."""
+    """gpiozero's default pin factory for this machine, and gpiozero's reasons for passing over the
+    libraries it prefers ("Falling back from lgpio: ..."), which are warnings it would otherwise
+    print or lose. gpiozero's error, with those reasons, when there is none."""
     from gpiozero import Device
+    from gpiozero.exc import BadPinFactory, PinWarning
 
-    with warnings.catch_warnings():  # gpiozero warns about every factory it falls back from
-        warnings.simplefilter("ignore")
-        Device.ensure_pin_factory()
-    return Device.pin_factory
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            Device.ensure_pin_factory()
+        except BadPinFactory as exc:
+            failure = exc
+        else:
+            failure = None
+    reasons = [str(w.message) for w in caught if issubclass(w.category, PinWarning)]
+    if failure is not None:
+        raise BadPinFactory("; ".join([str(failure), *reasons])) from None
+    return Device.pin_factory, reasons
 
 
 def pin_factory(requested=None):
@@ -134,7 +159,12 @@ def pin_factory(requested=None):
     from gpiozero.exc import GPIOZeroError
 
     try:
-        return load_pin_factory()
+        factory, fallbacks = load_pin_factory()
     except (GPIOZeroError, ImportError, OSError) as exc:
-        report_no_gpio(str(exc))
+        report_no_gpio(" ".join(filter(None, [str(exc), explain(str(exc))])))
         return None
+    if fallbacks:
+        reasons = "; ".join(fallbacks)
+        report_once(" ".join(filter(None, [f"GPIO through {type(factory).__name__}, gpiozero's fallback: {reasons}.",
+                                           explain(reasons)])))
+    return factory

@@ -152,7 +152,7 @@ def no_gpio(monkeypatch):
         raise BadPinFactory("Unable to load any default pin factory!")
     monkeypatch.setattr(Device, "pin_factory", None)
     monkeypatch.setattr(Device, "ensure_pin_factory", staticmethod(fail))
-    monkeypatch.setattr(gpio, "_no_gpio_reported", False)
+    monkeypatch.setattr(gpio, "_reported", set())
 
 
 def test_off_a_pi_buttons_and_lights_are_no_ops_and_it_is_said_once(no_gpio, caplog):
@@ -183,7 +183,7 @@ def test_on_a_pi_the_default_factory_is_used_with_the_gpio_settings_as_they_are(
 
 
 def test_pins_that_cannot_be_taken_fall_back_to_no_buttons(mock_factory, monkeypatch, caplog):
-    monkeypatch.setattr(gpio, "_no_gpio_reported", False)
+    monkeypatch.setattr(gpio, "_reported", set())
     holder = DigitalInputDevice(17, pin_factory=mock_factory)  # another device holds GPIO17
     try:
         assert isinstance(open_buttons(config(), lambda intent: None), NoButtons)
