@@ -1,20 +1,35 @@
 """`table-assistant doctor`: is this machine ready to be the kiosk?
 
-Checks the camera, GPIO, the serial panel, the display and the user's groups, and for each
-problem prints what is wrong and the command that fixes it. Exit code 1 when something must
-be fixed. Every look at the machine goes through ``Probes``, so the checks are tested with fakes.
+Checks what the kiosk will use as the unit runs it (its state directory, the screen's DRM card,
+the touchscreen, the pin factory gpiozero loads, the camera, the serial panel, the power button)
+and the user's groups, and for each problem prints what is wrong and the command that fixes it.
+Exit code 1 when something must be fixed. Every look at the machine goes through ``Probes``
+(files through its ``root``), so the checks are tested with fakes.
 """
 from __future__ import annotations
 
+import contextlib
+import copy
 import glob
 import grp
 import os
 import pwd
+import re
+import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Callable, Mapping
+
+from assistant import settings as settings_mod
+from assistant.display import Screen, connectors
 
 SERVICE_USER = "table-assistant"
 CONFIG_FILE = "/etc/table-assistant/config.toml"
+UNIT_FILE = "etc/systemd/system/table-assistant.service"
+UNIT_STATE_DIR = "/var/lib/table-assistant"  # the unit's StateDirectory=
+UNIT_ENV = {"SDL_VIDEODRIVER": "kmsdrm"}  # what the unit sets that changes what the checks see
+BOOT_CONFIGS = ("boot/firmware/config.txt", "boot/config.txt")  # Bookworm's, then older images'
+SHUTDOWN_OVERLAY_PIN = 3  # dtoverlay=gpio-shutdown's default gpio_pin
 GROUPS = {  # group: what the kiosk needs it for
     "video": "cameras and the screen",
     "render": "the graphics processor",
@@ -49,8 +64,10 @@ class Probes:
     # the camera's name and a frame once its exposure settles (BGR); CaptureError, or ValueError
     # for camera settings that cannot work
     camera_frame: Callable[[Mapping[str, Any]], tuple[str, Any]]
-    load_gpio: Callable[[], str]  # the pin library's name; raises when there is none
+    # the pin factory's name and gpiozero's reasons for falling back to it; raises when there is none
+    load_gpio: Callable[[], tuple[str, list[str]]]
     panel_hello: Callable[[str, int], str]  # the panel's answer to HELLO; OSError
+    root: str = "/"  # where /sys, /dev, /boot and /etc are read (sysfs, config.txt, the unit)
 
     @classmethod
     def of_this_machine(cls) -> "Probes":
@@ -88,10 +105,33 @@ def _camera_frame(config: Mapping[str, Any]) -> tuple[str, Any]:
     return name, frames[0]
 
 
-def _load_gpio() -> str:
+def _load_gpio() -> tuple[str, list[str]]:
     from hardware.gpio import load_pin_factory
 
-    return type(load_pin_factory()).__name__
+    with _writable_working_directory():
+        factory, fallbacks = load_pin_factory()
+    return type(factory).__name__, fallbacks
+
+
+@contextlib.contextmanager
+def _writable_working_directory():
+    """lgpio makes its notification pipe in the working directory: check from a writable one, as
+    the unit's (its RuntimeDirectory), not from wherever doctor was started."""
+    here = os.getcwd()
+    try:
+        with tempfile.TemporaryFile(dir=here):
+            writable = True
+    except OSError:
+        writable = False
+    if writable:
+        yield
+        return
+    with tempfile.TemporaryDirectory(prefix="table-assistant-doctor-") as elsewhere:
+        os.chdir(elsewhere)
+        try:
+            yield
+        finally:
+            os.chdir(here)
 
 
 def _panel_hello(port: str, baudrate: int) -> str:
@@ -161,13 +201,22 @@ def check_gpio(probes: Probes, config: Mapping[str, Any]) -> list[Finding]:
         return [Finding(FAIL, "gpio", f"{probes.user} cannot use {', '.join(locked)}",
                         f"sudo usermod -aG gpio {probes.user}, then log out and in again")]
     try:
-        library = probes.load_gpio()
+        library, fallbacks = probes.load_gpio()
     except Exception as exc:  # gpiozero and its pin libraries raise many kinds
-        return [Finding(FAIL, "gpio", f"gpiozero finds no pin library: {exc}",
-                        "sudo apt install python3-lgpio (the app's venv must see system packages, "
-                        "as systemd/install.sh makes it)")]
+        return [Finding(FAIL, "gpio", f"gpiozero finds no pin library: {exc}", _gpio_fix(str(exc)))]
     pins = ", ".join(f"{b.intent} GPIO{b.pin}" for b in wiring.buttons) or "no buttons"
+    if fallbacks and library != "LGPIOFactory":
+        reasons = "; ".join(fallbacks)
+        return [Finding(WARN, "gpio", f"GPIO only through gpiozero's fallback {library} ({reasons}): {pins}",
+                        _gpio_fix(reasons))]
     return [Finding(OK, "gpio", f"GPIO ready through {library}: {pins}")]
+
+
+def _gpio_fix(reasons: str) -> str:
+    from hardware.gpio import explain
+
+    return explain(reasons) or ("sudo apt install python3-lgpio (the app's venv must see system packages, "
+                                "as systemd/install.sh makes it)")
 
 
 def check_serial(probes: Probes, config: Mapping[str, Any]) -> list[Finding]:
@@ -207,28 +256,118 @@ def check_serial(probes: Probes, config: Mapping[str, Any]) -> list[Finding]:
     return findings + [Finding(OK, "serial", f"panel on {port}: {answer}")]
 
 
+def kiosk_env(probes: Probes) -> Mapping[str, str]:
+    """The environment the checks see: the unit's, when run as the kiosk's user."""
+    return {**probes.env, **UNIT_ENV} if probes.user == SERVICE_USER else probes.env
+
+
 def check_display(probes: Probes) -> list[Finding]:
-    for variable in ("WAYLAND_DISPLAY", "DISPLAY"):
-        if probes.env.get(variable):
-            return [Finding(OK, "display", f"desktop display {variable}={probes.env[variable]}")]
-    cards = probes.glob("/dev/dri/card*")
-    if not cards:
-        return [Finding(FAIL, "display", "no screen device (/dev/dri/card*)",
+    env = kiosk_env(probes)
+    screen = Screen.survey(env, probes.root)
+    if not screen.on_screen:
+        variable = "WAYLAND_DISPLAY" if env.get("WAYLAND_DISPLAY") else "DISPLAY"
+        return [Finding(OK, "display", f"desktop display {variable}={env[variable]}")]
+    found = connectors(probes.root)
+    if not found:
+        return [Finding(FAIL, "display", "no screen device (no DRM connector in /sys/class/drm)",
                         "connect the screen, keep dtoverlay=vc4-kms-v3d in /boot/firmware/config.txt, "
                         "and reboot")]
-    findings = []
-    if not any(probes.can_use(card) for card in cards):
-        findings.append(Finding(FAIL, "display", f"{probes.user} cannot use {', '.join(cards)}",
-                                f"sudo usermod -aG video,render {probes.user}, then log out and in again"))
-    inputs = probes.glob("/dev/input/event*")
-    if not inputs:
-        findings.append(Finding(WARN, "display", "no input device (/dev/input/event*): "
-                                "is the touchscreen connected?"))
-    elif not any(probes.can_use(device) for device in inputs):
-        findings.append(Finding(FAIL, "display", f"{probes.user} cannot read the touchscreen "
-                                "(/dev/input/event*)",
-                                f"sudo usermod -aG input {probes.user}, then log out and in again"))
-    return findings or [Finding(OK, "display", f"screen {cards[0]} and {len(inputs)} input device(s)")]
+    screen_on = screen.connector
+    if screen_on is None:
+        listing = ", ".join(f"{c.label} {c.status}" for c in found)
+        return [Finding(FAIL, "display", f"no screen is connected ({listing})",
+                        "connect the screen (a DSI ribbon with the Pi off) and reboot")]
+    card = f"/dev/dri/card{screen_on.card}"
+    if not probes.can_use(card):
+        return [Finding(FAIL, "display", f"{probes.user} cannot use {card}",
+                        f"sudo usermod -aG video,render {probes.user}, then log out and in again")]
+    chosen = env.get("SDL_KMSDRM_DEVICE_INDEX")
+    if chosen and chosen != str(screen_on.card):
+        return [Finding(FAIL, "display", f"SDL_KMSDRM_DEVICE_INDEX={chosen} sends SDL to card{chosen}, but the "
+                        f"screen is on {screen_on.label} (card numbers change between boots)",
+                        "unset SDL_KMSDRM_DEVICE_INDEX: the kiosk picks the card of the connected screen "
+                        "at each start")]
+    return [Finding(OK, "display", f"screen {screen_on.label}: the kiosk draws on {card} "
+                    f"(SDL_KMSDRM_DEVICE_INDEX={screen_on.card})")]
+
+
+def check_touch(probes: Probes) -> list[Finding]:
+    screen = Screen.survey(kiosk_env(probes), probes.root)
+    if not screen.touch:
+        return [Finding(WARN, "touch", "no touchscreen in /sys/class/input: only a mouse and the buttons "
+                        "can play", "connect the touchscreen (a DSI ribbon with the Pi off) and reboot")]
+    locked = [d for d in screen.touch if not probes.can_use(d.node)]
+    if locked:
+        return [Finding(FAIL, "touch", f"{probes.user} cannot read the touchscreen "
+                        f"{', '.join(f'{d.name} ({d.node})' for d in locked)}",
+                        f"sudo usermod -aG input {probes.user}, then log out and in again")]
+    if screen.on_screen:
+        read = "; ".join(f"{d.name} ({d.node}) read by Kivy's {screen.reader(d)}" for d in screen.touch)
+        return [Finding(OK, "touch", f"{read}, and SDL makes no mouse events of it: a tap is one touch")]
+    names = ", ".join(f"{d.name} ({d.node})" for d in screen.touch)
+    return [Finding(OK, "touch", f"{names} reaches the kiosk as the desktop's pointer only: a tap is one touch")]
+
+
+def check_state(settings, probes: Probes) -> list[Finding]:
+    """The folder of the records and calibration: the unit's, and one this user may write."""
+    path = settings_mod.state_dir(settings["app.state_dir"], probes.env)
+    source = settings.sources.get("app.state_dir", "default")
+    unit_installed = Path(probes.root, UNIT_FILE).is_file()
+    if unit_installed and probes.user not in (SERVICE_USER, "root") and str(path) != UNIT_STATE_DIR:
+        return [Finding(WARN, "state", f"records and calibration in {path}, not the kiosk's {UNIT_STATE_DIR}",
+                        f"check as the kiosk: sudo -u {SERVICE_USER} table-assistant doctor")]
+    if not probes.exists(str(path)):
+        return [Finding(OK, "state", f"records and calibration go to {path} ({source}); it is made at the "
+                        "first start")]
+    if not probes.can_use(str(path)):
+        owner = f"sudo chown -R {SERVICE_USER}: {path}" if probes.user == SERVICE_USER else (
+            f"choose a folder {probes.user} may write: --set app.state_dir=FOLDER")
+        return [Finding(FAIL, "state", f"{probes.user} cannot write {path}", owner)]
+    return [Finding(OK, "state", f"records and calibration in {path} ({source})")]
+
+
+def check_power(probes: Probes, gpio: Mapping[str, Any]) -> list[Finding]:
+    """A safe power-off: the kernel's gpio-shutdown button (systemd-logind powers off on it), or a
+    Pi 5's own button. Off a Raspberry Pi, nothing is said."""
+    model = _read(Path(probes.root, "proc/device-tree/model")).rstrip("\0")
+    if not model.startswith("Raspberry Pi"):
+        return []
+    pins = shutdown_pins(probes.root)
+    if not pins:
+        if model.startswith("Raspberry Pi 5"):
+            return [Finding(OK, "power", "the Pi 5's own power button shuts it down safely")]
+        return [Finding(WARN, "power", "no safe power-off button: pulling the plug during a game may damage "
+                        "the records", "wire a button from GPIO3 (header pin 5) to ground, then: "
+                        "sudo ./systemd/install.sh --power-button 3, and reboot")]
+    used = {pin: f"gpio.buttons.{name}" for name, pin in gpio["buttons"].items() if pin}
+    used.update({gpio[k]: f"gpio.{k}" for k in ("led_ok", "led_alert", "buzzer") if gpio[k]})
+    clashes = [f"GPIO{pin} is also {used[pin]}" for pin in pins if pin in used]
+    if clashes:
+        return [Finding(FAIL, "power", f"the power button (dtoverlay=gpio-shutdown): {'; '.join(clashes)}",
+                        f"wire that part to another pin and set it in [gpio] in {CONFIG_FILE}")]
+    return [Finding(OK, "power", f"power button on GPIO{', GPIO'.join(map(str, pins))}: it shuts the Pi down safely")]
+
+
+def shutdown_pins(root: str = "/") -> list[int]:
+    """The pins of dtoverlay=gpio-shutdown lines in the boot configuration."""
+    for name in BOOT_CONFIGS:
+        text = _read(Path(root, name))
+        if text:
+            break
+    pins = []
+    for line in text.splitlines():
+        line = line.split("#", 1)[0].strip()
+        if re.match(r"dtoverlay\s*=\s*gpio-shutdown\b", line):
+            pin = re.search(r"gpio_pin\s*=\s*(\d+)", line)
+            pins.append(int(pin[1]) if pin else SHUTDOWN_OVERLAY_PIN)
+    return pins
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text("utf-8", "replace")
+    except OSError:
+        return ""
 
 
 def check_empty_table(settings, frame) -> list[Finding]:
@@ -260,14 +399,28 @@ def check_empty_table(settings, frame) -> list[Finding]:
     return [Finding(OK, "table", f"{learnt}; the camera still sees it in place ({fit.in_place} places)")]
 
 
+def kiosk_settings(settings, probes: Probes):
+    """The settings as the kiosk has them: the unit sets app.state_dir to its StateDirectory, which
+    doctor run as the kiosk's user (`sudo -u table-assistant`) would otherwise miss."""
+    if settings["app.state_dir"] or probes.user != SERVICE_USER:
+        return settings
+    values = copy.deepcopy(settings.values)
+    values["app"]["state_dir"] = UNIT_STATE_DIR
+    return settings_mod.Settings(values, {**settings.sources, "app.state_dir": "the unit's StateDirectory"})
+
+
 def diagnose(settings, probes: Probes) -> list[Finding]:
+    settings = kiosk_settings(settings, probes)
     camera, frame = check_camera(probes, settings.section("camera"))
     return [
+        *check_state(settings, probes),
         *camera,
         *check_empty_table(settings, frame),
         *check_gpio(probes, settings.section("gpio")),
+        *check_power(probes, settings.section("gpio")),
         *check_serial(probes, settings.section("serial")),
         *check_display(probes),
+        *check_touch(probes),
         *check_groups(probes),
     ]
 
@@ -288,7 +441,8 @@ def report(findings: list[Finding], user: str) -> str:
 
 def add_parser(sub) -> None:
     parser = sub.add_parser(
-        "doctor", help="check camera, GPIO, serial panel, display and groups; say how to fix them")
+        "doctor", help="check what the kiosk will use (state, camera, GPIO, power button, serial panel, "
+                       "screen, touchscreen) and the groups; say how to fix them")
     parser.set_defaults(run=run)
 
 

@@ -1,5 +1,7 @@
 """`table-assistant doctor` with injected probes: each problem is named with the command that fixes it."""
 import dataclasses
+import os
+import sys
 import threading
 from pathlib import Path
 
@@ -8,6 +10,7 @@ import pytest
 
 from assistant import settings as settings_mod
 from assistant.commands import doctor
+from fake_pi import connector, pi5_with_dsi, touchscreen
 from vision.capture import Attempt, CaptureError
 
 NOWHERE = Path("/nonexistent/table-assistant.toml")
@@ -23,7 +26,31 @@ def learnt_table(tmp_path, monkeypatch):
     monkeypatch.setattr(f"{__name__}.STATE", str(tmp_path / "state"))
 
 
+@pytest.fixture(autouse=True)
+def pi(tmp_path, monkeypatch):
+    """The machine's files: a Pi 4 with the DSI touchscreen and a power button on GPIO3."""
+    root = tmp_path / "pi"
+    connector(root, 0, "HDMI-A-1", "disconnected")
+    connector(root, 0, "DSI-1")
+    touchscreen(root, 4)
+    model(root, "Raspberry Pi 4 Model B Rev 1.5")
+    boot_config(root, "dtoverlay=vc4-kms-v3d\ndtoverlay=gpio-shutdown\n")
+    monkeypatch.setattr(f"{__name__}.ROOT", str(root))
+    return root
+
+
+def model(root, name):
+    (root / "proc/device-tree").mkdir(parents=True, exist_ok=True)
+    (root / "proc/device-tree/model").write_text(name + "\0")
+
+
+def boot_config(root, text):
+    (root / "boot/firmware").mkdir(parents=True, exist_ok=True)
+    (root / "boot/firmware/config.txt").write_text("[all]\n" + text)
+
+
 STATE = ""
+ROOT = ""
 
 
 def settings(**overrides):
@@ -37,8 +64,6 @@ def healthy(**changes) -> doctor.Probes:
     devices = {
         "/dev/gpiochip*": ["/dev/gpiochip0"],
         "/dev/serial/by-id/*": [BY_ID],
-        "/dev/dri/card*": ["/dev/dri/card0", "/dev/dri/card1"],
-        "/dev/input/event*": ["/dev/input/event0"],
     }
     probes = doctor.Probes(
         user="kiosk", env={}, process_groups=set(ALL_GROUPS), account_groups=set(ALL_GROUPS),
@@ -48,8 +73,9 @@ def healthy(**changes) -> doctor.Probes:
         realpath=lambda path: "/dev/ttyACM0" if path in {BY_ID, "/dev/ttyACM0"} else path,
         can_use=lambda path: True,
         camera_frame=lambda config: ("V4L2 camera /dev/video0", np.zeros((720, 1280, 3), np.uint8)),
-        load_gpio=lambda: "LGPIOFactory",
+        load_gpio=lambda: ("LGPIOFactory", []),
         panel_hello=lambda port, baud: "big-panel 2.0.1 (protocol 1)",
+        root=ROOT,
     )
     return dataclasses.replace(probes, **changes)
 
@@ -66,7 +92,7 @@ def only(area, probes, **overrides):
 def test_a_healthy_pi_passes_every_check(capsys):
     assert doctor.run(None, settings(), healthy()) == 0
     out = capsys.readouterr().out
-    for area in ("camera", "table", "gpio", "serial", "display", "groups"):
+    for area in ("state", "camera", "table", "gpio", "power", "serial", "display", "touch", "groups"):
         assert f"ok    {area}" in out
     assert "panel on /dev/serial/by-id/usb-Club_Table_Panel_0001-if00: big-panel 2.0.1" in out
     assert "confirm GPIO17" in out and out.rstrip().endswith("Everything is ready.")
@@ -154,6 +180,13 @@ def test_the_real_camera_probe_reads_one_frame_of_a_recording(tmp_path):
      "sudo usermod -aG gpio kiosk"),
     ({"load_gpio": lambda: (_ for _ in ()).throw(ImportError("No module named 'lgpio'"))}, doctor.FAIL,
      "no pin library: No module named 'lgpio'", "sudo apt install python3-lgpio"),
+    ({"load_gpio": lambda: (_ for _ in ()).throw(ImportError(
+        "Unable to load any default pin factory!; Falling back from lgpio: [Errno 2] No such file or directory: "
+        "'.lgd-nfy-3'; Falling back from native: unable to locate Pi revision"))}, doctor.FAIL,
+     "'.lgd-nfy-3'", "notification pipe in the working directory"),
+    ({"load_gpio": lambda: ("NativeFactory", ["Falling back from lgpio: [Errno 2] No such file or directory: "
+                                              "'.lgd-nfy-3'"])}, doctor.WARN,
+     "only through gpiozero's fallback NativeFactory (Falling back from lgpio", "(the unit runs in /run/table-assistant)"),
 ])
 def test_gpio_problems(changes, level, message, fix):
     finding = only("gpio", healthy(**changes))
@@ -200,18 +233,144 @@ def test_the_real_serial_probe_talks_to_a_panel(pty_panel):
 
 
 @pytest.mark.parametrize("changes, level, message, fix", [
-    ({"env": {"WAYLAND_DISPLAY": "wayland-1"}, "glob": lambda p: []}, doctor.OK, "WAYLAND_DISPLAY=wayland-1", ""),
-    ({"glob": lambda p: ["/dev/gpiochip0"] if "gpio" in p else []}, doctor.FAIL, "no screen device",
-     "vc4-kms-v3d"),
-    ({"can_use": lambda p: "dri" not in p}, doctor.FAIL, "cannot use /dev/dri/card0, /dev/dri/card1",
-     "sudo usermod -aG video,render kiosk"),
-    ({"can_use": lambda p: "input" not in p}, doctor.FAIL, "cannot read the touchscreen",
-     "sudo usermod -aG input kiosk"),
-    ({"glob": lambda p: ["/dev/dri/card0"] if "dri" in p else []}, doctor.WARN, "is the touchscreen connected", ""),
+    ({"env": {"WAYLAND_DISPLAY": "wayland-1"}}, doctor.OK, "WAYLAND_DISPLAY=wayland-1", ""),
+    ({"root": "/nonexistent"}, doctor.FAIL, "no screen device", "vc4-kms-v3d"),
+    ({"can_use": lambda p: "dri" not in p}, doctor.FAIL, "cannot use /dev/dri/card0", "sudo usermod -aG video,render kiosk"),
+    ({"env": {"SDL_KMSDRM_DEVICE_INDEX": "1"}}, doctor.FAIL, "SDL_KMSDRM_DEVICE_INDEX=1 sends SDL to card1, but the "
+     "screen is on card0-DSI-1", "unset SDL_KMSDRM_DEVICE_INDEX"),
+    ({}, doctor.OK, "screen card0-DSI-1: the kiosk draws on /dev/dri/card0 (SDL_KMSDRM_DEVICE_INDEX=0)", ""),
 ])
 def test_display_problems(changes, level, message, fix):
     finding = only("display", healthy(**changes))
     assert finding.level == level and message in finding.message and fix in finding.fix
+
+
+def test_a_screen_that_is_not_connected_is_said_with_the_state_of_each_connector(tmp_path):
+    connector(tmp_path, 0, "HDMI-A-1", "disconnected")
+    finding = only("display", healthy(root=str(tmp_path)))
+    assert finding.level == doctor.FAIL and finding.message == "no screen is connected (card0-HDMI-A-1 disconnected)"
+
+
+def test_on_a_pi5_the_card_of_the_dsi_screen_is_found_whatever_its_number(tmp_path):
+    pi5_with_dsi(tmp_path)
+    finding = only("display", healthy(root=str(tmp_path)))
+    assert finding.level == doctor.OK and "the kiosk draws on /dev/dri/card2 (SDL_KMSDRM_DEVICE_INDEX=2)" in finding.message
+    stale = only("display", healthy(root=str(tmp_path), env={"SDL_KMSDRM_DEVICE_INDEX": "0"}))
+    assert stale.level == doctor.FAIL and "card numbers change between boots" in stale.message
+
+
+def test_the_kiosks_user_is_checked_as_the_unit_runs_it_on_the_screen_even_from_a_desktop():
+    finding = only("display", healthy(user="table-assistant", env={"DISPLAY": ":0"}))
+    assert finding.message.startswith("screen card0-DSI-1")
+    assert "read by Kivy's mtdev" in only("touch", healthy(user="table-assistant", env={"DISPLAY": ":0"})).message
+
+
+@pytest.mark.parametrize("changes, level, message, fix", [
+    ({}, doctor.OK, "generic ft5x06 (79) (%s/dev/input/event4) read by Kivy's mtdev, and SDL makes no mouse "
+     "events of it: a tap is one touch", ""),
+    ({"env": {"DISPLAY": ":0"}}, doctor.OK, "reaches the kiosk as the desktop's pointer only", ""),
+    ({"can_use": lambda p: "input" not in p}, doctor.FAIL, "cannot read the touchscreen generic ft5x06 (79)",
+     "sudo usermod -aG input kiosk"),
+    ({"root": "/nonexistent"}, doctor.WARN, "no touchscreen", "connect the touchscreen"),
+])
+def test_touchscreen_problems(changes, level, message, fix):
+    finding = only("touch", healthy(**changes))
+    assert finding.level == level and message.replace("%s", ROOT) in finding.message and fix in finding.fix
+
+
+@pytest.mark.parametrize("config, pi_model, level, message", [
+    ("dtoverlay=gpio-shutdown,gpio_pin=21\n", "Raspberry Pi 4 Model B", doctor.OK, "power button on GPIO21"),
+    ("dtoverlay=gpio-shutdown,gpio_pin=17\n", "Raspberry Pi 4 Model B", doctor.FAIL,
+     "GPIO17 is also gpio.buttons.confirm"),
+    ("# dtoverlay=gpio-shutdown\n", "Raspberry Pi 4 Model B", doctor.WARN, "no safe power-off button"),
+    ("", "Raspberry Pi 5 Model B Rev 1.0", doctor.OK, "the Pi 5's own power button"),
+])
+def test_the_power_button(pi, config, pi_model, level, message):
+    boot_config(pi, config)
+    model(pi, pi_model)
+    finding = only("power", healthy())
+    assert finding.level == level and message in finding.message
+    if level == doctor.WARN:
+        assert "sudo ./systemd/install.sh --power-button 3" in finding.fix
+
+
+def test_no_power_check_off_a_pi():
+    assert findings("power", healthy(root="/nonexistent")) == []
+
+
+def test_the_kiosks_user_reads_the_units_state_directory_where_calibration_was_done(monkeypatch, tmp_path):
+    """`sudo -u table-assistant table-assistant doctor`, as the docs say, lacks the unit's
+    TABLE_ASSISTANT__APP__STATE_DIR: it must still look in /var/lib/table-assistant."""
+    monkeypatch.setattr(doctor, "UNIT_STATE_DIR", STATE)
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "elsewhere"))
+    kiosk = healthy(user="table-assistant", exists=lambda p: True)
+    assert only("table", kiosk, **{"app.state_dir": ""}).message.startswith("the empty table is learnt")
+    state = only("state", kiosk, **{"app.state_dir": ""})
+    assert state.level == doctor.OK and state.message == f"records and calibration in {STATE} (the unit's StateDirectory)"
+    assert "not learnt" in only("table", healthy(), **{"app.state_dir": ""}).message  # another user: its own
+
+
+def test_another_user_is_pointed_to_the_kiosks_state_directory(pi):
+    (pi / "etc/systemd/system").mkdir(parents=True)
+    (pi / "etc/systemd/system/table-assistant.service").touch()
+    finding = only("state", healthy(user="pi"), **{"app.state_dir": ""})
+    assert finding.level == doctor.WARN and "not the kiosk's /var/lib/table-assistant" in finding.message
+    assert finding.fix == "check as the kiosk: sudo -u table-assistant table-assistant doctor"
+
+
+def test_a_state_directory_that_cannot_be_written_is_said_with_its_fix():
+    locked = only("state", healthy(user="table-assistant", exists=lambda p: True, can_use=lambda p: False),
+                  **{"app.state_dir": ""})
+    assert locked.level == doctor.FAIL and locked.fix == "sudo chown -R table-assistant: /var/lib/table-assistant"
+    fresh = only("state", healthy(exists=lambda p: False))
+    assert fresh.level == doctor.OK and fresh.message.endswith("it is made at the first start")
+
+
+FAKE_LGPIO = """
+import os
+# as lgpio does on import: the C side makes the pipe in LG_WD or the working directory (-3 when it
+# cannot), the Python side opens it relative to the working directory
+try:
+    os.mkfifo(".lgd-nfy0")
+    _notify = 0
+except OSError:
+    _notify = -3
+os.close(os.open(f".lgd-nfy{_notify}", os.O_RDONLY | os.O_NONBLOCK))
+"""
+
+
+@pytest.fixture
+def lgpio_on_this_machine(tmp_path, monkeypatch):
+    """gpiozero's real fallback, with an lgpio that behaves as lgpio does about its pipe."""
+    from gpiozero import Device
+    (tmp_path / "fake-lgpio").mkdir()
+    (tmp_path / "fake-lgpio" / "lgpio.py").write_text(FAKE_LGPIO)
+    monkeypatch.syspath_prepend(str(tmp_path / "fake-lgpio"))
+    for name in ("lgpio", "gpiozero.pins.lgpio"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    monkeypatch.setattr(Device, "pin_factory", None)
+    monkeypatch.chdir("/proc")  # not writable, even by root: as / is for the kiosk's user
+    yield
+    for name in ("lgpio", "gpiozero.pins.lgpio"):
+        sys.modules.pop(name, None)
+    Device.pin_factory = None
+
+
+def test_lgpio_in_an_unwritable_working_directory_is_named_as_the_cause(lgpio_on_this_machine):
+    from gpiozero.exc import BadPinFactory
+    from hardware.gpio import explain, load_pin_factory
+    with pytest.raises(BadPinFactory) as failed:
+        load_pin_factory()
+    assert "Falling back from lgpio: [Errno 2] No such file or directory: '.lgd-nfy-3'" in str(failed.value)
+    assert "in the working directory (/proc)" in explain(str(failed.value))
+
+
+def test_doctor_loads_the_pin_factory_from_a_writable_directory_as_the_unit_does(lgpio_on_this_machine):
+    finding = only("gpio", healthy(load_gpio=doctor._load_gpio))
+    # lgpio got its pipe and failed further on, where this machine has no GPIO for it
+    assert "Falling back from lgpio: module 'lgpio' has no attribute" in finding.message
+    assert ".lgd-nfy" not in finding.message
+    assert os.getcwd() == "/proc"
 
 
 def test_the_probes_of_this_machine_work_here(capsys):
