@@ -44,6 +44,29 @@ def test_the_unit_runs_what_the_install_script_installs_as_the_user_it_creates()
         SYSTEMD / "table-assistant.service").read_text()
 
 
+def test_lgpio_gets_a_writable_working_directory_and_doctor_the_units_state_directory():
+    from assistant.commands import doctor
+    service = unit()["Service"]
+    assert service["RuntimeDirectory"] == "table-assistant"
+    assert service["WorkingDirectory"] == "%t/table-assistant"  # /run/table-assistant, the kiosk's to write
+    assert "Environment=LG_WD=%t/table-assistant" in (SYSTEMD / "table-assistant.service").read_text()
+    assert doctor.UNIT_STATE_DIR == script_value("STATE_DIR")
+    assert all(f"{name}={value}" in (SYSTEMD / "table-assistant.service").read_text()
+               for name, value in doctor.UNIT_ENV.items())
+
+
+def test_the_unit_leaves_the_drm_card_to_the_app():
+    """Card numbers change between boots: the app picks the card of the connected screen."""
+    assert "SDL_KMSDRM_DEVICE_INDEX=" not in (SYSTEMD / "table-assistant.service").read_text()
+
+
+def test_the_video_group_may_switch_the_backlight():
+    rules = (SYSTEMD / "99-table-assistant.rules").read_text()
+    (line,) = [line for line in rules.splitlines() if line.startswith('SUBSYSTEM=="backlight"')]
+    assert "chgrp video /sys%p/bl_power" in line and "chmod g+w /sys%p/bl_power" in line
+    assert "--subsystem-match=backlight" in INSTALL
+
+
 def test_the_state_dir_override_in_the_unit_is_a_real_setting():
     loaded = settings_mod.load(env={"TABLE_ASSISTANT__APP__STATE_DIR": "/var/lib/table-assistant"},
                                system_file=Path("/nonexistent"), user_path=Path("/nonexistent"))
@@ -66,7 +89,7 @@ def test_the_install_script_adds_the_groups_the_doctor_checks():
 def test_the_udev_names_are_the_ones_the_settings_and_docs_use():
     rules = (SYSTEMD / "99-table-assistant.rules").read_text()
     active = [line for line in rules.splitlines() if line and not line.startswith("#")]
-    links = {re.search(r'SYMLINK\+="([^"]+)"', line).group(1) for line in active}
+    links = {re.search(r'SYMLINK\+="([^"]+)"', line).group(1) for line in active if "SYMLINK" in line}
     assert links == {"table-assistant-camera", "table-assistant-panel"}
     defaults = settings_mod.load(env={}, system_file=Path("/nonexistent"), user_path=Path("/nonexistent"))
     assert defaults["camera.device"] == "/dev/table-assistant-camera"
