@@ -83,7 +83,8 @@ def make_app(args, settings, session: Session, **kwargs):
             raise UsageError(f"--size expects WIDTHxHEIGHT, e.g. 800x480, got {args.size!r}")
         size = (int(width), int(height))
     configure_window(fullscreen=args.fullscreen or settings["ui.fullscreen"], size=size,
-                     keyboard=settings["ui.keyboard"])
+                     keyboard=settings["ui.keyboard"], rotation=settings["ui.rotation"], cursor=settings["ui.cursor"],
+                     blank_after_s=settings["ui.blank_after_s"])
     return TableApp(session, language=settings["app.language"],
                     game_defaults=settings.values.get("games", {}), **kwargs)
 

@@ -301,3 +301,18 @@ def test_a_slow_reader_drops_frames_and_never_holds_up_the_screen(tmp_path, monk
     assert len(source.made) >= 5 * len(reads), "the frames read in between were dropped"
     assert snapshot.fps >= 3 * snapshot.loop_fps > 0 and snapshot.read_ms >= 100
     assert max(polls) < 0.05, "the screen never waits on the reader"
+
+
+def test_the_window_settings_reach_the_window(tmp_path, monkeypatch):
+    import argparse
+
+    import assistant.app
+
+    seen = {}
+    monkeypatch.setattr(assistant.app, "configure_window", lambda **kwargs: seen.update(kwargs))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    settings = settings_mod.load(overrides={"ui.rotation": "180", "ui.cursor": "hide", "ui.blank_after_s": "60"})
+    from assistant.commands.run import make_app
+
+    make_app(argparse.Namespace(size=None, fullscreen=False), settings, Session(Store(IN_MEMORY)))
+    assert (seen["rotation"], seen["cursor"], seen["blank_after_s"]) == (180, "hide", 60)
