@@ -79,7 +79,8 @@ def configure_window(*, fullscreen: bool, size: tuple[int, int], keyboard: str, 
     for name, provider in screen.input_providers().items():
         Config.set("input", name, provider)
     if blank_after_s:
-        EventLoop.bind(on_start=lambda loop: blank_when_idle(loop.window, blank_after_s, root))
+        EventLoop.bind(on_start=lambda loop: setattr(App.get_running_app(), "blanker",
+                                                     blank_when_idle(loop.window, blank_after_s, root)))
     log.info("%s", screen.describe())
     return screen
 
@@ -126,6 +127,8 @@ class TableApp(App):
     view = ObjectProperty(None, allownone=True)
     message_text = StringProperty("")
     can_learn_table = BooleanProperty(False)
+
+    blanker: IdleBlanker | None = None  # set when the screen darkens when idle (ui.blank_after_s)
 
     def __init__(self, session: Session, *, language: str = "en",
                  game_defaults: Mapping[str, Mapping[str, Any]] | None = None,
@@ -216,7 +219,10 @@ class TableApp(App):
 
     @mainthread
     def post_intent(self, intent: Any) -> None:
-        """Buttons and the serial panel call this from their own threads."""
+        """Buttons and the serial panel call this from their own threads. A press that wakes a
+        dark screen does nothing else, as a touch does."""
+        if self.blanker is not None and self.blanker.touched():
+            return
         self.session.handle_intent(intent)
 
     @mainthread

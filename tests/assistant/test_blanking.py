@@ -46,3 +46,24 @@ def test_a_backlight_that_cannot_be_switched_is_said_once_and_the_window_still_g
 
 def test_no_backlight_is_no_backlight(tmp_path):
     assert not Backlights(tmp_path) and Backlights(tmp_path).power(True) is False
+
+
+def test_a_button_press_that_wakes_the_dark_screen_does_nothing_else():
+    from assistant.app import TableApp
+
+    class Blanker:
+        def __init__(self, dark):
+            self.dark = dark
+
+        def touched(self):
+            woke, self.dark = self.dark, False
+            return woke
+
+    intents = []
+    app = TableApp(type("Session", (), {"handle_intent": lambda self, intent: intents.append(intent)})())
+    app.blanker = Blanker(dark=True)
+    press = TableApp.post_intent.__wrapped__  # as run on the UI thread
+    press(app, "CONFIRM")
+    assert intents == []
+    press(app, "CONFIRM")
+    assert intents == ["CONFIRM"]
