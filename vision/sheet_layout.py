@@ -13,8 +13,8 @@ from typing import Any, Mapping
 from vision.mat import MatLayout, Marker
 
 CELL_KINDS = ("cell", "star", "heart")
-READ_KEYS = ("px_per_mm", "max_reprojection_px", "inner_margin_mm", "ink", "speck_mm2", "empty_mm2", "sure",
-             "min_sharpness")
+READ_KEYS = ("px_per_mm", "max_reprojection_px", "inner_margin_mm", "ink", "faint_ink", "speck_mm2", "empty_mm2",
+             "sure", "min_sharpness")
 WHITE = [255, 255, 255]
 
 

@@ -16,7 +16,7 @@ from vision.mat_print import Label, Outline, Shape, mat_drawing
 from vision.sheet_layout import SheetLayout
 
 CELL_LINE = (110, 110, 110)
-LIGHT = (185, 185, 185)   # stars, hearts: lighter than any pen
+LIGHT = (210, 210, 210)   # stars, hearts: much lighter than any pen
 NUMBERS = (150, 150, 150)
 LINE_MM = 0.35
 
