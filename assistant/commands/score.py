@@ -21,7 +21,10 @@ def add_parser(sub) -> None:
     games = scorable()
     parser = sub.add_parser("score", help="score a finished round or sheet given as a file")
     parser.add_argument("game", choices=sorted(games))
-    parser.add_argument("file", help="; ".join(f"{game_id}: {game.score_file}" for game_id, game in sorted(games.items())))
+    parser.add_argument("file", nargs="?",
+                        help="; ".join(f"{game_id}: {game.score_file}" for game_id, game in sorted(games.items())))
+    parser.add_argument("--photo", metavar="IMAGE", help="splitter: a photo of the paper sheet, instead of a FILE")
+    parser.add_argument("--match", metavar="FILE", help="with --photo: the saved match, whose rolls check the sheet")
     for option in command_line_options(games):
         parser.add_argument(f"--{option}", choices=choices(games, option) or None,
                             help=f"{', '.join(needing(games, option))}: the game's {option} option (required)")
@@ -57,6 +60,18 @@ def run(args, settings) -> int:
         options = {option: getattr(args, option) for option in game.score_options}
     else:  # the club's configured options (Hilo: palette, removal rules)
         options = settings.section(f"games.{args.game}")
+    if (args.file is None) == (args.photo is None):
+        raise UsageError("give the sheet as a FILE or as --photo IMAGE, one of the two")
+    if args.match is not None and args.photo is None:
+        raise UsageError("--match goes with --photo")
+    if args.photo is not None:
+        if args.game != "splitter":
+            raise UsageError("--photo is only for splitter")
+        from assistant.splitter_sheets import format_photo_score, score_photo
+
+        result = score_photo(args.photo, match=args.match, **options)
+        print(json.dumps(result, ensure_ascii=False) if args.json else format_photo_score(result))
+        return 0
     try:
         result = game.score_text(Path(args.file).read_text("utf-8"), **options)
     except (OSError, ValueError) as exc:
