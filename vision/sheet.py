@@ -4,8 +4,10 @@ The sheet's four markers give the homography (``vision.mat.MatLocator``; three a
 sheet is straightened at ``read.px_per_mm`` and its darkness taken against the paper around each
 point (so shadows and uneven light do not count as ink). The printed blank sheet, drawn at the
 same scale and widened a little, is subtracted: lines, stars and hearts are not ink, and pen
-written over them stays. A cell's ink, cleared of specks, is empty below ``empty_mm2``; marks
-that stand apart side by side are two digits; otherwise ``vision.sheet_digits`` reads it.
+written over them stays. Ink starts at ``read.ink`` darkness, or lower (down to ``faint_ink``)
+on a sheet written with a faint pen. A cell's ink, cleared of specks and of what reaches in from
+its neighbours, is empty below ``empty_mm2``; marks that stand apart side by side are two
+digits; otherwise ``vision.sheet_digits`` reads it.
 """
 from __future__ import annotations
 
@@ -89,7 +91,6 @@ class SheetCut:
     sharpness: float
     cells: tuple[np.ndarray, ...]
     seats: tuple[int, ...]  # the seat boxes crossed
-    threshold: float        # the darkness from which a pixel was taken as ink
 
 
 class SheetCutter:
@@ -128,8 +129,7 @@ class SheetCutter:
         seats = tuple(box.seat for box in self.layout.seats
                       if cleaned(self.box(ink, (box.x, box.y, box.x + box.size, box.y + box.size), SEAT_MARGIN_MM),
                                  threshold, speck).sum() >= self.settings["empty_mm2"] * self.px_per_mm ** 2)
-        return SheetCut(pose, sharpness, tuple(without_intruders(cleaned(c, threshold, speck)) for c in cells), seats,
-                        threshold)
+        return SheetCut(pose, sharpness, tuple(without_intruders(cleaned(c, threshold, speck)) for c in cells), seats)
 
     def locate(self, gray: np.ndarray) -> MatPose:
         pad = self.layout.pad
