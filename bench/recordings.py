@@ -1,0 +1,236 @@
+"""The live loop on seeded synthetic recordings of whole dice games: how many camera actions are
+applied right, how soon a stray die is said, and what a knocked die makes the camera do.
+
+For each dice game, Excape (3 to 6 players: 3 + seed mod 4), Splitter (2 players) and Hold Up
+4D6 (3 players), ``--games`` whole games (default 20) with seeds from ``--first-seed`` (default
+1000; the recordings were tuned on seeds 0-9 only) are filmed by ``vision/synth/recording.py``
+into a temporary folder, with a stray die planted one roll in 20. The frames go through the loop
+of ``table-assistant watch GAME FRAMES --truth truth.json`` in process (``TableWatcher`` with the
+settings as configured, in a state folder of its own: Excape's printed faces enrolled from the
+recording's photos by ``calibrate dice-faces``, no learnt empty table), and each settled
+reading is judged twice:
+
+- as ``watch --truth`` does (``Play``): against the truth's next roll. Its counts are printed
+  as they come; a roll the camera never reports, or a report no roll made, shifts every later
+  judgement by one roll.
+- per roll, where the recording says it happened: the first reading while that roll lies on
+  the table is judged in the position the roll was made in (``camera_policy.judge``), the
+  later ones in the position after it. Printed: camera actions; auto_right as a share of the
+  rolls without a stray die (those cannot be read right, by design); auto_wrong, confirm_right,
+  missed (the strays' rolls included), readings after a roll's first (by kind); contradictions
+  said in a stray's roll / strays planted, the time from its first still frame to the
+  contradiction (median and longest; target <= 1 s), and the others said.
+
+Then the median latency, the ms per frame filming and reading (one thread), and each roll the
+camera did not apply right, with what it said. Knocked dice are measured apart on the first
+``KNOCK_ROLLS`` rolls of the first ``KNOCK_GAMES`` seeds, judged per roll: what the camera said
+while the die lay knocked, and once it was put back.
+
+    .venv/bin/python bench/recordings.py [--games 20] [--first-seed 1000] [--only GAME ...]
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import statistics
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+
+from assistant import cli
+from assistant import settings as settings_mod
+from assistant.camera_policy import AUTO, CONTRADICTION, OFFER, judge
+from assistant.commands.watch import Play, verdict, watch
+from engine.match import Match
+from vision.capture import ImageFolderSource
+from vision.live import Observation, TableWatcher
+from vision.synth import recording
+
+GAMES = (("excape", lambda seed: 3 + seed % 4), ("splitter", lambda seed: 2), ("holdup", lambda seed: 3))
+KNOCK_GAMES, KNOCK_ROLLS = 5, 10
+WATCH_COUNTS = ("auto_right", "auto_wrong", "confirm_right", "missed", "contradictions")
+KINDS = {AUTO: "applied", OFFER: "offered", CONTRADICTION: "contradiction"}
+
+
+class Collected:
+    """What ``watch`` hands the match: here, only kept."""
+
+    def __init__(self):
+        self.observations: list[Observation] = []
+
+    def observe(self, observation: Observation) -> None:
+        self.observations.append(observation)
+
+
+@dataclass
+class Watched:
+    log: dict
+    truth: Match
+    observations: list[Observation]
+    frames: int
+    auto_apply: float
+    film_ms: float  # per frame
+    read_ms: float
+
+
+def film_and_read(game: str, players: int, seed: int, events: tuple[str, ...], rolls: int | None = None) -> Watched:
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        start = time.perf_counter()
+        log = recording.record(game, players, seed, folder, events, max_rolls=rolls)
+        filmed = time.perf_counter()
+        overrides = {"app.state_dir": str(folder / "state")}
+        if "faces" in log:
+            with contextlib.redirect_stdout(io.StringIO()):
+                cli.main(["--set", f"app.state_dir={folder / 'state'}", "calibrate", "dice-faces",
+                          *(f"{face}={folder / path}" for face, path in log["faces"].items())])
+            overrides["vision.dice.faces"] = "enrolled"
+        settings = settings_mod.load(overrides=overrides)
+        watcher = TableWatcher.from_settings(settings.section("vision.dice"), settings.section("vision.stillness"),
+                                             folder / "state")
+        source, collected = ImageFolderSource(str(folder / "frames")), Collected()
+        source.open()
+        try:
+            frames = watch(source, watcher, collected)
+        finally:
+            source.close()
+        done = time.perf_counter()
+        truth = Match.load(folder / "truth.json")
+    return Watched(log, truth, collected.observations, frames, settings["camera.auto_apply"],
+                   (filmed - start) * 1000 / frames, (done - filmed) * 1000 / frames)
+
+
+def as_watch_judges(run: Watched) -> dict:
+    """watch --truth's report on the readings."""
+    play = Play(Match(run.truth.game, run.truth.players), run.truth, run.auto_apply)
+    for observation in run.observations:
+        play.observe(observation)
+    return play.report(run.frames, run.log["fps"])
+
+
+def per_roll(run: Watched) -> list[dict]:
+    """For each roll: its verdict on the first reading while it lay on the table (in the position
+    it was made in; None when nothing was read), the first event, and the events after it (in
+    the position after the roll), with their frames."""
+    states, rolls = run.truth.states(), run.log["rolls"]
+    judged = []
+    for number, roll in enumerate(rolls):
+        end = rolls[number + 1]["still"] if number + 1 < len(rolls) else run.frames
+        readings = [o for o in run.observations if roll["still"] <= o.frame < end]
+        made_in, action = states[roll["action"]], run.truth.history[roll["action"]]
+        after = states[rolls[number + 1]["action"]] if number + 1 < len(rolls) else run.truth.state
+        first, later = None, []
+        for observation in readings:
+            event = judge(made_in if first is None else after, observation.faces(), run.auto_apply)
+            if event is None:
+                continue
+            if first is None:
+                first = (observation, event)
+            else:
+                later.append((observation, event))
+        judged.append({"roll": roll, "verdict": verdict(first[1], action) if first else None,
+                       "first": first, "later": later})
+    return judged
+
+
+def said(item: tuple | None) -> str:
+    if item is None:
+        return "nothing"
+    observation, event = item
+    best = f" {event.candidates[0]} ({event.candidates[0].share:.3f})" if event.candidates else ""
+    reason = f" ({event.reason})" if event.kind == CONTRADICTION else ""
+    return f"{KINDS[event.kind]}{best}{reason}"
+
+
+def measure(game: str, players_of, seeds: range) -> None:
+    watch_totals, totals = Counter(), Counter()
+    later_kinds: Counter = Counter()
+    stray_delays, latencies, film_ms, read_ms, notes = [], [], [], [], []
+    for seed in seeds:
+        run = film_and_read(game, players_of(seed), seed, ("stray",))
+        film_ms.append(run.film_ms)
+        read_ms.append(run.read_ms)
+        report = as_watch_judges(run)
+        watch_totals.update({key: report[key] for key in WATCH_COUNTS})
+        strays = {p["roll"] for p in run.log["planted"]}
+        for number, judged in enumerate(per_roll(run)):
+            first = judged["first"]
+            later_kinds.update(KINDS[event.kind] for _, event in judged["later"])
+            if first is not None:
+                latencies.append((first[0].frame - first[0].still_since) / run.log["fps"])
+            if number in strays:
+                totals["strays"] += 1
+                if first is not None and first[1].kind == CONTRADICTION:
+                    totals["strays_said"] += 1
+                    stray_delays.append((first[0].frame - judged["roll"]["still"]) / run.log["fps"])
+                else:
+                    notes.append(f"seed {seed} roll {number}: a stray die beside {judged['roll']['line']!r}, "
+                                 f"camera {said(first)}")
+                continue
+            totals[judged["verdict"] or "missed"] += 1
+            totals["contradictions"] += first is not None and first[1].kind == CONTRADICTION
+            if judged["verdict"] != "auto_right":
+                notes.append(f"seed {seed} roll {number}: truth {judged['roll']['line']!r}, camera {said(first)}")
+        totals["frames"] += run.frames
+        totals["camera_actions"] += report["camera_actions"]
+    readable = totals["camera_actions"] - totals["strays"]
+    players = sorted({players_of(seed) for seed in seeds})
+    players_text = f"{players[0]}-{players[-1]}" if len(players) > 1 else f"{players[0]}"
+    print(f"{game} ({players_text} players), seeds {seeds.start}-{seeds.stop - 1}: {len(seeds)} games, "
+          f"{totals['frames']} frames, {totals['camera_actions']} camera actions ({totals['strays']} with a stray die)")
+    print("  as watch --truth counts: " + ", ".join(f"{key} {watch_totals[key]}" for key in WATCH_COUNTS))
+    print(f"  per roll: auto_right {totals['auto_right']}/{readable} = "
+          f"{100 * totals['auto_right'] / max(readable, 1):.1f} %, auto_wrong {totals['auto_wrong']}, "
+          f"confirm_right {totals['confirm_right']}, missed {totals['missed'] + totals['strays']} "
+          f"(the strays' {totals['strays']} included; {totals['contradictions']} of the others said as contradictions)"
+          f"; readings after a roll's first: " + (", ".join(f"{n} {k}" for k, n in later_kinds.most_common()) or "none"))
+    delays = (f"after median {statistics.median(stray_delays):.2f} s, longest {max(stray_delays):.2f} s"
+              if stray_delays else "")
+    print(f"  strays said as contradictions: {totals['strays_said']}/{totals['strays']} {delays}")
+    print(f"  latency median {statistics.median(latencies):.2f} s; ms per frame: filming "
+          f"{statistics.mean(film_ms):.1f}, reading {statistics.mean(read_ms):.1f}" if latencies else "")
+    for note in notes:
+        print(f"    {note}")
+
+
+def measure_knocks(game: str, players_of, seeds: range) -> None:
+    outcomes: Counter = Counter()
+    for seed in seeds:
+        run = film_and_read(game, players_of(seed), seed, ("misplaced",), KNOCK_ROLLS)
+        judged = per_roll(run)
+        for knock in run.log["planted"]:
+            later = judged[knock["roll"]]["later"]
+            knocked = next((item for item in later if knock["still"] <= item[0].frame <= knock["until"]), None)
+            back = next((item for item in later if item[0].frame > knock["until"]), None)
+            outcomes[(_short(knocked), _short(back))] += 1
+    print(f"  knocked dice ({len(seeds)} games, the first {KNOCK_ROLLS} rolls): " + ", ".join(
+        f"{n} x {knocked}, then {back} once put back" for (knocked, back), n in outcomes.most_common()))
+
+
+def _short(item: tuple | None) -> str:
+    return "nothing" if item is None else {AUTO: "applied as a roll", OFFER: "offered as a roll",
+                                           CONTRADICTION: "a contradiction"}[item[1].kind]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=20, help="games of each (default 20)")
+    parser.add_argument("--first-seed", type=int, default=1000, help="the first seed (default 1000)")
+    parser.add_argument("--only", choices=[game for game, _ in GAMES], nargs="+", help="these games only")
+    args = parser.parse_args()
+    cv2.setNumThreads(1)
+    seeds = range(args.first_seed, args.first_seed + args.games)
+    for game, players_of in GAMES:
+        if args.only and game not in args.only:
+            continue
+        measure(game, players_of, seeds)
+        measure_knocks(game, players_of, seeds[:KNOCK_GAMES])
+
+
+if __name__ == "__main__":
+    main()
