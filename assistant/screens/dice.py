@@ -6,10 +6,12 @@ why not when they are entered.
 """
 from __future__ import annotations
 
+import math
 from typing import Callable, Sequence
 
 from kivy.properties import ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 
 from assistant.screens import palette
@@ -91,8 +93,20 @@ class DicePicker(BoxLayout):
             button.selected = self.chosen[button.die] == button.face
 
 
-class FaceRow(BoxLayout):
-    """One die's faces side by side."""
+class FaceRow(GridLayout):
+    """One die's faces side by side, on more lines when they do not fit ``least`` px each."""
+
+    least = NumericProperty(50)
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.bind(width=self._wrap, least=self._wrap, children=self._wrap)
+        self._wrap()
+
+    def _wrap(self, *_):
+        count = max(1, len(self.children))
+        lines = math.ceil(count / max(1, int((self.width + self.spacing[0]) // self.least)))
+        self.cols = math.ceil(count / lines)
 
 
 class DieLabel(Label):

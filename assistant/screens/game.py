@@ -39,6 +39,7 @@ class GameScreen(Screen):
     over = BooleanProperty(False)
     ranking_rows = ListProperty([])
     view = ObjectProperty(None, allownone=True)
+    keyboard_room = NumericProperty(0)      # the on-screen keyboard's height while typing
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
@@ -58,9 +59,10 @@ class GameScreen(Screen):
         self.over = view.to_play == TERMINAL
         self.can_undo, self.can_redo = view.can_undo, view.can_redo
         self.seat_rows = [seat_row(seat, index, view) for index, seat in enumerate(view.seats)]
-        self.choice_rows = [self._choice_row(view, i, c) for i, c in enumerate(view.choices) if self.visible(c)]
-        self.side_title = app.tr("Why not? Tap the move you mean") if self.why_mode else (
-            app.tr("Enter what the table shows") if self.chance_mode else app.tr("Legal moves, best first"))
+        shown = [(i, c) for i, c in enumerate(view.choices) if self.visible(c)]
+        starred = best_moves([c for _, c in shown])
+        self.choice_rows = [self._choice_row(view, i, c, n in starred) for n, (i, c) in enumerate(shown)]
+        self.side_title = self._side_title(app, [c for _, c in shown], starred)
         self.suggestion_rows = [
             {"text": app.tr("{move} ({percent}%)", move=", ".join(self.t(self.label(a)) for a in c.actions),
                             percent=round(c.share * 100)), "index": i, "screen": self}
@@ -84,12 +86,27 @@ class GameScreen(Screen):
         line = app.tr("{who}: {move}", who=who, move=self.t(self.label(message.action)))
         return app.tr("Camera: {move}", move=line) if message.camera else line
 
-    def _choice_row(self, view: ViewState, index: int, choice: Choice) -> dict:
+    def _choice_row(self, view: ViewState, index: int, choice: Choice, best: bool) -> dict:
         seat = choice.seat
         rgba = palette.colour(view.seats[seat].colour) if 0 <= seat < len(view.seats) else palette.RAISED
         return {"label": self.t(self.label(choice.action)), "advice": self.t(self.advice_line(choice)),
-                "best": choice.best, "highlighted": index == view.cursor, "seat_rgba": rgba, "screen": self,
+                "best": best, "highlighted": index == view.cursor, "seat_rgba": rgba, "screen": self,
                 "index": index}
+
+    def _side_title(self, app, shown: list[Choice], starred: set[int]) -> str:
+        """What the side list is: the moves, whether they are ranked, or the entry of the table's."""
+        if self.why_mode:
+            return app.tr("Why not? Tap the move you mean")
+        if self.chance_mode:
+            return app.tr("Enter what the table shows")
+        if self.view.advice_pending and app.session.advice_enabled:
+            return app.tr("Legal moves (working out the advice...)")
+        if not any(c.advice for c in shown):
+            return app.tr("Legal moves")
+        ties = sum(1 for c in shown if c.best)
+        if not starred and ties > 1:
+            return app.tr("Legal moves: {count} are equally good", count=ties)
+        return app.tr("Legal moves, best first")
 
     def visible(self, choice: Choice) -> bool:
         """Whether the side list shows this move (Splitter shows one sheet's moves at a time)."""
@@ -162,6 +179,12 @@ class GameScreen(Screen):
         view = self.view
         match = App.get_running_app().session.match
         App.get_running_app().session.new_match(view.game_id, match.players, dict(view.options))
+
+
+def best_moves(shown: list[Choice]) -> set[int]:
+    """The places in the list that get a star: the one best move, first in the list; none when
+    several tie (the side title says so) or there is nothing to choose from."""
+    return {0} if len(shown) > 1 and shown[0].best and not shown[1].best else set()
 
 
 def seat_row(seat, index: int, view: ViewState) -> dict:

@@ -17,8 +17,8 @@ EXPLAIN = (0.35, 0.60, 0.95, 1)
 CARD_BACK = (0.30, 0.24, 0.45, 1)
 
 PLAYER_COLOURS = {
-    "red": (0.90, 0.28, 0.30, 1),
-    "orange": (0.97, 0.48, 0.13, 1),
+    "red": (0.80, 0.10, 0.16, 1),     # red and orange apart in hue and lightness, pawns side by side too
+    "orange": (1.00, 0.55, 0.00, 1),
     "yellow": (0.98, 0.84, 0.20, 1),
     "lime": (0.66, 0.86, 0.30, 1),
     "green": (0.19, 0.62, 0.40, 1),

@@ -16,3 +16,9 @@ def percent(probability: float | Fraction) -> str:
     if isinstance(probability, Fraction) and probability.denominator != 1:
         return f"{float(probability):.0%} ({probability.numerator}/{probability.denominator})"
     return f"{float(probability):.0%}"
+
+
+def signed(value: float | Fraction, digits: int = 1) -> str:
+    """A change with its sign: +2.5, -1.0, and 0.0 for nothing (never "-0.0")."""
+    text = f"{float(value):+.{digits}f}"
+    return text[1:] if float(text) == 0 else text

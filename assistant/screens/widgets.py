@@ -1,6 +1,10 @@
 """Widgets every screen shares; their looks are in kv/common.kv."""
 from __future__ import annotations
 
+import math
+import re
+
+from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Ellipse, Line, Rectangle
 from kivy.properties import (BooleanProperty, ColorProperty, ListProperty, NumericProperty, ObjectProperty,
@@ -9,11 +13,14 @@ from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
+from kivy.uix.recycleview import RecycleView
 from kivy.uix.recycleview.views import RecycleDataViewBehavior
-from kivy.utils import escape_markup
+from kivy.uix.textinput import TextInput
 from kivy.uix.widget import Widget
 
 from assistant.screens import palette
+
+MARKUP = re.compile(r"\[/?(?:b|i|u|s|sub|sup|font|size|color|ref|anchor)(?:=[^\]]*)?\]")
 
 
 def shown(widget) -> bool:
@@ -50,26 +57,88 @@ class HidesTouches:
         return shown(self) and super().on_touch_up(touch)
 
 
-class TouchButton(HidesTouches, ButtonBehavior, Label):
-    """A button at least 48 px each way (scaled), with a flat rounded background. A label too
-    wide for the button (longer words in another language) is set smaller, never cut."""
+def strip_markup(text: str) -> str:
+    return MARKUP.sub("", text).replace("&bl;", "[").replace("&br;", "]").replace("&amp;", "&")
 
-    bg = ColorProperty(palette.RAISED)
-    selected = BooleanProperty(False)
-    wanted = NumericProperty(20)  # the font size asked for; ``font_size`` is it, or what fits
-    MIN_FONT = 11
+
+def wrapped_lines(measure: CoreLabel, text: str, width: float) -> int | None:
+    """How many lines ``text`` takes wrapped at ``width`` (None: a word is wider than that, and
+    Kivy would break it mid-word)."""
+    space = measure.get_extents(" ")[0]
+    lines = 0
+    for paragraph in text.split("\n"):
+        lines, x = lines + 1, 0.0
+        for word in filter(None, paragraph.split(" ")):  # as Kivy wraps: a no-break space holds
+            w = measure.get_extents(word)[0]
+            if w > width:
+                return None
+            if x and x + space + w > width:
+                lines, x = lines + 1, w
+            else:
+                x = x + space + w if x else w
+    return lines
+
+
+def fitting_font(text: str, width: float, height: float, wanted: float, least: float, bold: bool = False,
+                 font_name: str = "Roboto", line_height: float = 1.0) -> tuple[float, int]:
+    """(font size, lines): the largest size from ``wanted`` down to ``least`` at which ``text``
+    wrapped at ``width`` fits ``height``, and the lines that fit at it. One line a little smaller
+    reads better than two: that is tried first, down to four fifths of ``wanted``."""
+    for most_lines, smallest in ((1, max(least, wanted * 0.8)), (None, least)):
+        size = wanted
+        while True:
+            measure = CoreLabel(font_size=size, bold=bold, font_name=font_name)
+            line = measure.get_extents(" ")[1] * line_height
+            fit = max(1, int(height // line)) if line else 1
+            lines = wrapped_lines(measure, text, width)
+            if lines is not None and lines <= min(fit, most_lines or fit):
+                return size, fit
+            if size <= smallest:
+                break
+            size = max(smallest, size * 0.9)
+    return least, fit
+
+
+class FitsText:
+    """A Label's text as large as fits its box: ``wanted`` font size, or smaller down to
+    ``least`` (0: two thirds of it), on as many lines as the box holds. Never shortened with
+    "..."; what does not fit even at ``least`` loses its last lines (the layout tests catch it)."""
+
+    wanted = NumericProperty(20)
+    least = NumericProperty(0)
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
-        self.bind(wanted=self._fit, width=self._fit, text=self._fit, padding=self._fit, bold=self._fit)
+        self._refit = Clock.create_trigger(self._fit, -1)  # once per frame, after the layout
+        self.bind(wanted=self._refit, least=self._refit, size=self._refit, text=self._refit,
+                  padding=self._refit, bold=self._refit, font_name=self._refit)
         self._fit()
 
     def _fit(self, *_):
-        room = self.width - 2 * self.padding[0]
-        if room <= 0:
+        width = self.width - self.padding[0] - self.padding[2]
+        height = self.height - self.padding[1] - self.padding[3]
+        self.shorten = False
+        self.text_size = self.size
+        if width <= 0 or height <= 0 or not self.text:
+            self.font_size = self.wanted
             return
-        natural = CoreLabel(font_size=self.wanted, bold=self.bold, font_name=self.font_name).get_extents(self.text)[0]
-        self.font_size = self.wanted if natural <= room else max(self.MIN_FONT, self.wanted * room / natural)
+        text = strip_markup(self.text) if self.markup else self.text
+        # a little room to spare: Kivy's own wrapping rounds widths differently
+        least = self.least or self.wanted * 2 / 3
+        self.font_size, self.max_lines = fitting_font(text, width - 3, height, self.wanted, least, self.bold,
+                                                      self.font_name, self.line_height)
+
+
+class FitLabel(FitsText, Label):
+    """A label whose text fits its box (see FitsText); its looks are the kv's Txt and Small."""
+
+
+class TouchButton(HidesTouches, ButtonBehavior, FitsText, Label):
+    """A button at least 48 px each way (scaled), with a flat rounded background. Its label is
+    set smaller, or on two lines, to fit (longer words in another language), never cut."""
+
+    bg = ColorProperty(palette.RAISED)
+    selected = BooleanProperty(False)
 
 
 class Hideable(HidesTouches, BoxLayout):
@@ -97,26 +166,70 @@ class ChoiceItem(RecycleDataViewBehavior, ButtonBehavior, BoxLayout):
     highlighted = BooleanProperty(False)
     seat_rgba = ColorProperty(palette.RAISED)
     screen = ObjectProperty(None, allownone=True)
-    title = StringProperty("")  # the label as markup, with a star on the best moves
-
-    def on_label(self, *_):
-        self._title()
-
-    def on_best(self, *_):
-        self._title()
-
-    def _title(self):
-        text = escape_markup(self.label)
-        self.title = f"[font=DejaVuSans]\u2605[/font] {text}" if self.best else text
 
     def on_release(self):
         self.screen.choose(self.index)
 
 
-class TextRow(RecycleDataViewBehavior, Label):
+class TextRow(RecycleDataViewBehavior, FitsText, Label):
     """A line of a list (results, history)."""
 
     rgba = ColorProperty(palette.TEXT)
+
+
+class ScrollList(RecycleView):
+    """A list that counts the rows out of sight below and above it (``below``, ``above``), for
+    the hint that says it scrolls."""
+
+    below = NumericProperty(0)
+    above = NumericProperty(0)
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.bind(scroll_y=self._count, height=self._count)
+
+    def on_kv_post(self, base_widget):
+        self.layout_manager.bind(height=self._count)
+
+    def _count(self, *_):
+        rows = self.layout_manager
+        if rows is None:
+            return
+        hidden = max(0.0, rows.height - self.height)
+        step = (rows.default_size[1] or 1) + (rows.spacing[1] if isinstance(rows.spacing, list) else rows.spacing)
+        scrolled = min(1.0, max(0.0, self.scroll_y))
+        per_row = getattr(rows, "cols", None) or 1  # a grid's rows hold several items
+        below = math.ceil(hidden * scrolled / step - 0.05) if hidden > 1 else 0
+        above = math.ceil(hidden * (1 - scrolled) / step - 0.05) if hidden > 1 else 0
+        self.below = min(below * per_row, len(self.data))
+        self.above = min(above * per_row, len(self.data))
+
+
+class MoreHint(FitLabel):
+    """Under a ScrollList: how many of its rows are out of sight, so it is seen to scroll
+    (``showing``: there are some; the kv gives it a height then)."""
+
+    list = ObjectProperty(None, allownone=True)
+    showing = BooleanProperty(False)
+
+    _watched = None
+
+    def on_list(self, *_):
+        if self._watched is not None:
+            self._watched.unbind(below=self._say, above=self._say)
+        self._watched = self.list
+        if self.list is not None:
+            self.list.bind(below=self._say, above=self._say)
+        self._say()
+
+    def _say(self, *_):
+        from kivy.app import App
+
+        rows, tr = self.list, App.get_running_app().tr
+        below, above = (rows.below, rows.above) if rows is not None else (0, 0)
+        self.showing = bool(below or above)
+        self.text = (f"[font=DejaVuSans]\u25bc[/font] {tr('{count} more below', count=below)}" if below else
+                     f"[font=DejaVuSans]\u25b2[/font] {tr('{count} more above', count=above)}" if above else "")
 
 
 class SeatBadge(BoxLayout):
@@ -132,7 +245,8 @@ class SeatBadge(BoxLayout):
 
 class Table(GridLayout):
     """A small table of text: ``rows`` is a list of rows of strings, the first row a heading;
-    ``colours`` optionally gives each column's colour (players' colours for their columns)."""
+    ``colours`` optionally gives each column's colour (players' colours for their columns). Its
+    text is set smaller where a cell is too small for ``font_size``."""
 
     rows_data = ListProperty([])
     colours = ListProperty([])
@@ -152,8 +266,9 @@ class Table(GridLayout):
             for c, text in enumerate(row):
                 colour = self.colours[c] if c < len(self.colours) and self.colours[c] else palette.TEXT
                 bold = r == 0 or (self.totals_row and r == len(self.rows_data) - 1)
-                self.add_widget(Label(text=str(text), font_size=self.font_size, bold=bold,
-                                      color=colour if r == 0 else palette.TEXT))
+                self.add_widget(FitLabel(text=str(text), wanted=self.font_size, least=self.font_size / 2,
+                                         bold=bold, halign="center", valign="middle",
+                                         color=colour if r == 0 else palette.TEXT))
 
 
 class Chart(Widget):
@@ -205,3 +320,57 @@ class Chart(Widget):
         label.refresh()
         Color(*rgba)
         Rectangle(texture=label.texture, pos=(where[0] + 2, where[1] + 2), size=label.texture.size)
+
+
+ACCENTS = "éèêëàâçîïôüù-"
+
+
+def names_layout() -> dict:
+    """Kivy's qwerty keyboard with the accented letters of French names in place of the digits."""
+    import json
+    from pathlib import Path
+
+    from kivy import kivy_data_dir
+
+    layout = json.loads((Path(kivy_data_dir) / "keyboards" / "qwerty.json").read_text("utf-8"))
+    backspace = layout["normal_1"][-1]
+    layout["normal_1"] = [[c, c, c, 1] for c in "`" + ACCENTS] + [backspace]
+    layout["shift_1"] = [[c, c, c, 1] for c in "~" + ACCENTS.upper()] + [backspace]
+    return layout
+
+
+class TypingField(TextInput):
+    """A text field that the docked on-screen keyboard does not cover: while it is typed in, its
+    screen (the app's, e.g. home) keeps the keyboard's height free at the bottom
+    (``keyboard_room``, its kv's bottom padding), so the field sits above the keyboard.
+    ``accents``: the keyboard's top row has the accented letters of French names instead of the
+    digits."""
+
+    accents = BooleanProperty(False)
+
+    def on_focus(self, *_):
+        if self.focus:
+            Clock.schedule_once(self._keyboard_shown)  # the keyboard is asked for after this handler
+        else:
+            self._make_room(0)
+
+    def _keyboard_shown(self, *_):
+        from kivy.config import Config
+
+        vkeyboard = getattr(self._keyboard, "widget", None)  # None: a plugged-in keyboard
+        if vkeyboard is None or not self.focus:
+            return
+        if self.accents and "names" not in vkeyboard.available_layouts:
+            vkeyboard.available_layouts["names"] = names_layout()
+        vkeyboard.layout = "names" if self.accents else Config.get("kivy", "keyboard_layout")
+        if vkeyboard.docked:
+            self._make_room(vkeyboard.height * vkeyboard.scale)
+
+    def _make_room(self, height: float) -> None:
+        screen, widget = None, self
+        while widget is not None and widget.parent is not widget:
+            if hasattr(widget, "keyboard_room"):
+                screen = widget  # the outermost screen that makes room
+            widget = widget.parent
+        if screen is not None:
+            screen.keyboard_room = height
