@@ -12,6 +12,7 @@ from kivy.uix.label import Label
 from assistant.screens import palette
 from assistant.screens.cards import CardPicker
 from assistant.screens.game import GameScreen
+from assistant.screens.text import signed
 from assistant.screens.widgets import Chart, Hideable, Table
 from assistant.views import ViewState
 from engine.core import TERMINAL
@@ -99,7 +100,8 @@ class HiloBoardWidget(BoxLayout):
             widget.name, widget.rgba, widget.ink = info.name, palette.colour(info.colour), palette.ink(info.colour)
             widget.active = info.to_play or grid.revealing
             widget.total = str(grid.total)
-            widget.points = app.tr("grid {grid}, ~{expected}", grid=grid.known, expected=f"{float(grid.expected):.1f}")
+            widget.points = app.tr("{shown} face up, about {expected} in all", shown=grid.known,
+                                   expected=f"{float(grid.expected):.1f}")
             widget.show(grid)
         self.ids.discard.show(board.discard)
         self.ids.hand.show(board.drawn)
@@ -145,6 +147,12 @@ class ScoresPanel(Hideable):
     colours = ListProperty([])
     series = ListProperty([])
 
+    def on_touch_down(self, touch):
+        if not self.open or not self.collide_point(*touch.pos):
+            return False
+        super().on_touch_down(touch)
+        return True  # the board under the panel is out of reach
+
 
 def score_rows(app, view: ViewState) -> tuple[list[list[str]], list, list]:
     """(table rows, column colours, chart series) of a Hilo game's rounds so far."""
@@ -172,7 +180,7 @@ class HiloScreen(GameScreen):
         super().__init__(**kwargs)
         self.side_width = 270
         self.scores = ScoresPanel()
-        self.ids.board_area.add_widget(self.scores, index=1)  # above the board, below the final ranking
+        self.ids.board_area.add_widget(self.scores, index=0)  # over the board: drawn after it, touched first
         self.final_table = Table()
         self.final_chart = Chart(limit=HiloBoard.END_TOTAL)
         self._rounds_seen: tuple[int | None, int] = (None, 0)
@@ -217,7 +225,7 @@ class HiloScreen(GameScreen):
         engine's remark when it makes one (a HILO completed, the round ended)."""
         if not choice.advice:
             return ""
-        change = tr("expected round score {change}", change=f"{-float(choice.value):+.1f}")
+        change = tr("expected round score {change}", change=signed(-choice.value))
         advice = choice.advice
         if isinstance(advice, Text) and advice.template == "{first} {second}":
             return tr("{change}. {remark}", change=change, remark=advice.fields["second"])

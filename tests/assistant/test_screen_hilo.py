@@ -9,10 +9,12 @@ from assistant.store import Store
 from engine.hilo import Flip, Reveal
 from engine.hilo import phases as ph
 from engine.hilo.cards import card_id
+from layout_check import findings
 
 
 @pytest.fixture
 def session(ui, tmp_path):
+    ui.resize(800, 480)
     store = Store(tmp_path / "records.sqlite3")
     session = ui.use(Session(store))
     session.new_match("hilo", ["Ana", "Ben"])
@@ -47,6 +49,7 @@ def test_a_round_by_touch(ui, session):
         assert card(ui, seat, row, col).text == str(value)
     view = session.view
     assert view.board.phase == ph.TURN and view.to_play == 1  # Ben turned up 10, Ana 8
+    assert ui.one("PlayerGrid", seat=0).points.startswith("8 face up, about ")
     assert ui.screen.turn_text == "Ben takes the discard or draws from the pile"
     ui.assert_touch_targets()
     ui.shot("hilo-turn")
@@ -54,6 +57,8 @@ def test_a_round_by_touch(ui, session):
     ui.tap(ui.choice("Draw from the pile"))
     enter_card(ui, "P", 9)
     assert session.view.board.phase == ph.DRAWN and ui.screen.board.hand_shown
+    assert min(min(w.size) for w in ui.widgets("CardView")) >= 48  # the discard and the card in hand too
+    assert findings(ui) == []  # "Tap: place it" and "Tap: flip" whole, the grids' lines too
     session.advice_enabled = True
     ui.wait(lambda: not session.view.advice_pending)
     assert "expected round score" in ui.widgets("ChoiceItem")[0].advice
@@ -124,3 +129,18 @@ def test_hilo_prompt_round_summary_and_final_ranking(ui, session):
     assert ranking[0].startswith(f"1. {winner}: ")
     assert ui.screen.final_table.rows_data[-1] == ["Total"] + [str(t) for t in session.position.totals]
     ui.shot("hilo-game-over")
+
+
+def test_the_round_summary_covers_the_board_and_reads(ui, session):
+    session.advice_enabled = False
+    new_game_until(ui, session, lambda v: len(v.board.rounds) == 1 and v.outcome is None)
+    screen, moves = ui.screen, session.view.moves
+    panel = screen.scores
+    assert panel.open and screen.ids.board_area.children[0] is panel  # drawn over the board
+    assert panel.collide_widget(screen.board.ids.grids) and panel.size == screen.board.size
+    ui.tap(card(ui, 0, 1, 1))  # a card under the open panel: out of reach
+    assert session.view.moves == moves and panel.open
+    assert findings(ui, panel) == []  # the round table, its title and Continue read whole
+    assert min(label.font_size for label in ui.widgets("FitLabel", root=panel)) >= 12
+    ui.tap_text("Continue")
+    assert not panel.open
