@@ -3,14 +3,17 @@ player's GV faces and pile, and the final scoring breakdown."""
 from __future__ import annotations
 
 from kivy.app import App
-from kivy.properties import BooleanProperty, ColorProperty, ListProperty, ObjectProperty, StringProperty
+from kivy.properties import (BooleanProperty, ColorProperty, ListProperty, NumericProperty, ObjectProperty,
+                             StringProperty)
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
+from kivy.uix.layout import Layout
 
 from assistant.screens import palette
 from assistant.screens.cards import CardPicker
 from assistant.screens.dice import DicePicker
 from assistant.screens.game import GameScreen
+from assistant.screens.text import signed
 from assistant.screens.widgets import Table, fit_children
 from assistant.views import Choice, ViewState
 from engine.holdup import BoardRow, Draw, Flip, HoldUpBoard, Keep, Place, Reroll, Roll, Steal
@@ -25,6 +28,28 @@ class GemCard(Label):
     stone = StringProperty("")
     rgba = ColorProperty(palette.UNKNOWN)
     mark = StringProperty("")  # "capture": keeping the dice takes it; "short": its row is too short
+
+
+class FanLayout(Layout):
+    """Cards side by side, ``gap`` apart; overlapping when they do not fit, each still showing
+    its left part (where its value is), the last one whole."""
+
+    card_width = NumericProperty(44)
+    gap = NumericProperty(3)
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        for name in ("card_width", "gap", "pos", "size", "children"):
+            self.fbind(name, self._trigger_layout)
+
+    def do_layout(self, *_):
+        cards = list(reversed(self.children))  # the first added (the row's first card) leftmost
+        step = self.card_width + self.gap
+        if len(cards) > 1 and (len(cards) - 1) * step + self.card_width > self.width:
+            step = max(1.0, (self.width - self.card_width) / (len(cards) - 1))
+        for index, card in enumerate(cards):
+            card.size = (self.card_width, self.height)
+            card.pos = (self.x + index * step, self.y)
 
 
 class GemRow(BoxLayout):
@@ -73,7 +98,8 @@ class HoldUpBoardWidget(BoxLayout):
         self.ids.players.data = [
             {"name": seat.name, "rgba": palette.colour(seat.colour), "ink": palette.ink(seat.colour),
              "active": player.active, "gv": list(player.gv),
-             "pile": app.tr("pile {count}, top {top}", count=len(player.pile), top=str(player.pile[-1]))
+             "pile": app.tr("pile {count}, top {top}", count=len(player.pile),
+                            top=f"{app.t(player.pile[-1].stone)} {player.pile[-1].value}")
              if player.pile else app.tr("pile empty"), "score": str(player.score.total)}
             for seat, player in zip(view.seats, board.players)]
 
@@ -120,7 +146,7 @@ class HoldUpScreen(GameScreen):
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
-        self.side_width = 300
+        self.side_width = 310  # a die's six faces side by side, 48 px each
         self.final_table = Table()
 
     def update(self, view: ViewState) -> None:
@@ -176,7 +202,7 @@ class HoldUpScreen(GameScreen):
     def advice_line(self, choice: Choice):
         if not choice.advice:
             return ""
-        return tr("{points} points for you", points=f"{float(choice.value):+.1f}")
+        return tr("{points} points for you", points=signed(choice.value))
 
 
 def final_rows(app, view: ViewState) -> list[list[str]]:

@@ -6,7 +6,8 @@ import pytest
 
 from assistant.session import Session
 from assistant.store import Store
-from engine.holdup import Gem, Keep, Roll
+from engine.holdup import Gem, Keep, Place, Roll
+from layout_check import findings
 
 
 # 16 cards, for a short game: four of each stone (a set is possible)
@@ -17,6 +18,7 @@ SMALL_DECK = tuple((stone, value, 1) for stone, values in
 
 @pytest.fixture
 def session(ui, tmp_path):
+    ui.resize(800, 480)
     store = Store(tmp_path / "records.sqlite3")
     session = ui.use(Session(store))
     session.new_match("holdup", ["Ana", "Ben", "Chloé"], {"deck": SMALL_DECK})
@@ -61,3 +63,29 @@ def test_deal_roll_keep_by_touch_then_the_final_scores(ui, session):
     assert [int(row[-1]) for row in rows[1:]] == [score["total"] for score in scores]
     assert [int(row[1]) for row in rows[1:]] == [score["cards"] for score in scores]
     ui.shot("holdup-game-over")
+
+
+def test_a_long_row_overlaps_its_cards_with_every_value_in_sight(ui, session):
+    from kivy.core.text import Label as CoreLabel
+
+    session.new_match("holdup", ["Ana", "Ben", "Chloé"])  # the example deck: 36 cards
+    session.advice_enabled = False
+    rng = random.Random(2)
+    while max(len(row) for row in session.position.rows) < 17:
+        state = session.position
+        legal = state.legal_actions() if not state.is_chance_node() else []
+        to_row_2 = [a for a in legal if isinstance(a, Place) and a.row == 2]
+        session.play(state.sample_chance(rng) if state.is_chance_node() else
+                     to_row_2[0] if to_row_2 else rng.choice(legal))
+    ui.frames(3)
+    row = next(r for r in ui.screen.board.ids.rows.children if len(r.ids.cards.children) >= 17)
+    fan = row.ids.cards
+    cards = list(reversed(fan.children))
+    assert fan.x >= row.x and fan.right <= row.right
+    assert all(fan.x - 1 <= card.x and card.right <= fan.right + 1 for card in cards)
+    for card, following in zip(cards, cards[1:]):
+        value = CoreLabel(text=card.text, font_size=card.font_size, bold=True).get_extents(card.text)[0]
+        assert following.x - card.x >= card.padding[0] + value  # its value shows beside the next card
+    assert cards[-1].width >= 40  # the last card whole
+    assert findings(ui) == []
+    ui.shot("holdup-long-row")
