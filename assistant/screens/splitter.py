@@ -66,7 +66,6 @@ class SplitterBoardWidget(BoxLayout):
     seat = NumericProperty(0)           # whose sheet is shown
     die = NumericProperty(0)            # which die goes in the touched cell
     dice = ListProperty([])             # the roll's two numbers as text ([] before the roll)
-    turn_text = StringProperty("")
     seat_rows = ListProperty([])
     breakdown_rows = ListProperty([])
     total_text = StringProperty("")
@@ -92,11 +91,6 @@ class SplitterBoardWidget(BoxLayout):
         board: SplitterBoard = view.board
         waiting = board.waiting
         self.dice = [] if board.roll is None else [str(board.roll.low), str(board.roll.high)]
-        if waiting:
-            self.turn_text = app.tr("Turn {turn} of {turns}. Still to write: {names}", turn=board.turn + 1,
-                                    turns=TURNS, names=", ".join(view.seats[s].name for s in waiting))
-        else:
-            self.turn_text = app.tr("Turn {turn} of {turns}", turn=min(board.turn + 1, TURNS), turns=TURNS)
         self.seat_rows = [{"seat": s, "name": seat.name, "score": number(seat.score), "board": self,
                            "rgba": palette.colour(seat.colour), "ink": palette.ink(seat.colour),
                            "shown": s == self.seat, "writing": s in waiting}
@@ -168,7 +162,7 @@ class SplitterScreen(GameScreen):
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
-        self.side_width = 300
+        self.side_width = 250
         self.final_table = Table(totals_row=False)
 
     def update(self, view: ViewState) -> None:
@@ -186,10 +180,13 @@ class SplitterScreen(GameScreen):
 
     def turn(self, view: ViewState):
         board: SplitterBoard = view.board
+        turn = min(board.turn + 1, TURNS)
         if view.to_play == CHANCE:
-            return tr("{name} rolls the two dice", name=view.seats[board.roller].name)
+            return tr("Turn {turn} of {turns}: {name} rolls the two dice", turn=turn, turns=TURNS,
+                      name=view.seats[board.roller].name)
         if board.roll is not None:  # a turn ends as its roll is written: never once the game is over
-            return tr("Everyone writes {low} and {high}", low=board.roll.low, high=board.roll.high)
+            return tr("Turn {turn} of {turns}: everyone writes {low} and {high}", turn=turn, turns=TURNS,
+                      low=board.roll.low, high=board.roll.high)
         return view.turn
 
     def visible(self, choice: Choice) -> bool:
@@ -197,7 +194,7 @@ class SplitterScreen(GameScreen):
 
     def label(self, action):
         if isinstance(action, Place):
-            return tr("{left} | {right}: row {row}, columns {col} and {mirror}", left=action.left,
+            return tr("Row {row}: {left} in column {col}, {right} in column {mirror}", left=action.left,
                       right=action.right, row=action.y + 1, col=action.x + 1, mirror=action.mirror_x + 1)
         if isinstance(action, Roll):
             return tr("rolled {low} and {high}", low=action.low, high=action.high)

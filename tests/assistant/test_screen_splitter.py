@@ -8,10 +8,12 @@ from assistant.camera_policy import judge
 from assistant.session import Session
 from assistant.store import Store
 from engine.splitter import Place, Roll
+from layout_check import findings
 
 
 @pytest.fixture
 def session(ui, tmp_path):
+    ui.resize(800, 480)
     store = Store(tmp_path / "records.sqlite3")
     session = ui.use(Session(store, advice=False))
     session.new_match("splitter", ["Ana", "Ben"])
@@ -32,6 +34,9 @@ def test_a_turn_by_touch_then_the_final_table(ui, session):
     assert board.seat == 0 and board.dice == ["3", "5"]
     assert len([c for c in ui.widgets("SheetCell") if c.legal]) == 44  # every pair of pad A is empty
     ui.assert_touch_targets()
+    assert min(min(cell.size) for cell in ui.widgets("SheetCell")) >= 48  # what the players tap
+    assert findings(ui) == []
+    assert ui.choice("Row 1: 3 in column 3, 5 in column 6")  # which number goes where, in words
 
     ui.tap(ui.one("DieView", index=1))  # the 5 goes in the touched cell
     ui.tap(ui.one("SheetCell", cx=2, cy=0))
@@ -79,3 +84,14 @@ def test_a_camera_reading_is_offered_and_played_only_when_confirmed(ui, session)
     assert view.last == str(Roll(2, 6)) and view.suggestions == ()
     session.camera(state, judge(state, seen, auto_apply=0.98))  # a reading of a position already left
     assert session.view.suggestions == ()
+
+
+def test_twelve_sheets_keep_their_cells_and_tabs_at_800x480(ui, session):
+    session.new_match("splitter", [f"Player {n}" for n in range(1, 13)])
+    roll(ui, 2, 4)
+    assert min(min(cell.size) for cell in ui.widgets("SheetCell")) >= 48
+    tabs = ui.screen.board.ids.tabs
+    hint = next(h for h in ui.widgets("MoreHint") if h.list is tabs)
+    assert tabs.below == 8 and hint.text.endswith("8 more below")  # the other sheets' tabs
+    assert findings(ui) == []
+    ui.shot("splitter-twelve-players")
