@@ -2,6 +2,7 @@
 colour, the roll with its exact risk figures, and what each legal placement would dislodge."""
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 from kivy.app import App
@@ -15,8 +16,10 @@ from kivy.uix.label import Label
 from assistant.screens import palette
 from assistant.screens.dice import DicePicker
 from assistant.screens.game import GameScreen
-from assistant.screens.widgets import fit_children
+from assistant.screens.text import signed
+from assistant.screens.widgets import FitsText, fit_children
 from assistant.views import Choice, ViewState
+from engine.core import CHANCE
 from engine.excape import (ALL_ROLLS, DIE_A, DIE_B, Again, ExcapeBoard, Place, Risk, Roll, chance_text,
                            roll_from_faces)
 from engine.text import tr
@@ -24,11 +27,13 @@ from engine.text import tr
 BUST = Fraction(sum(roll.x_count > 0 for roll in ALL_ROLLS), len(ALL_ROLLS))  # an X on any one roll: 11/36
 
 
-class TrackSpace(Label):
-    """One space of the track (START, 1.., the exit) with the pawns standing on it."""
+class TrackSpace(FitsText, Label):
+    """One space of the track (START, 1.., the exit) with the pawns standing on it, side by side
+    and in rows when several share it."""
 
     pawns = ListProperty([])  # colours of the pawns here
     exit = BooleanProperty(False)
+    LABEL = 14  # px (scaled) at the bottom for the space's name
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
@@ -36,14 +41,18 @@ class TrackSpace(Label):
 
     def _draw(self, *_):
         self.canvas.after.clear()
-        if not self.pawns:
+        count = len(self.pawns)
+        if not count:
             return
-        size = min(self.width * 0.8, (self.height - 16) / max(len(self.pawns), 1) * 1.4, 22)
-        step = (self.height - 18 - size) / max(len(self.pawns) - 1, 1)
+        scale = App.get_running_app().scale
+        width, height = self.width - 2, self.height - (self.LABEL + 2) * scale
+        cols = max(range(1, count + 1), key=lambda c: min(width / c, height / math.ceil(count / c)))
+        size = min(width / cols, height / math.ceil(count / cols), 22 * scale) - 2
+        left = self.center_x - cols * (size + 2) / 2 + 1
         with self.canvas.after:
             for i, rgba in enumerate(self.pawns):
-                x, y = self.center_x - size / 2, self.top - 2 - size - i * step
-                Color(0, 0, 0, 0.6)  # a dark rim keeps pawns apart from each other and the space
+                x, y = left + (i % cols) * (size + 2), self.top - 2 - (i // cols + 1) * (size + 2)
+                Color(0, 0, 0, 0.7)  # a dark rim keeps pawns apart from each other and the space
                 Ellipse(pos=(x - 1, y - 1), size=(size + 2, size + 2))
                 Color(*rgba)
                 Ellipse(pos=(x, y), size=(size, size))
@@ -96,9 +105,10 @@ class ExcapeBoardWidget(BoxLayout):
         if self._length != board.track_length:
             self._length = board.track_length
             track.clear_widgets()
-            track.cols = board.track_length + 1
             for space in range(board.track_length + 1):
-                track.add_widget(TrackSpace(text=self._space_name(space), exit=space == board.track_length))
+                ends = space in (0, board.track_length)  # wider: their names, and every pawn at the start
+                track.add_widget(TrackSpace(text=self._space_name(space), exit=space == board.track_length,
+                                            size_hint_x=2.5 if ends else 1))
         for space, widget in enumerate(reversed(track.children)):
             widget.pawns = [palette.colour(view.seats[s].colour) for s, at in enumerate(board.pawns) if at == space]
 
@@ -137,7 +147,7 @@ class ExcapeBoardWidget(BoxLayout):
                          app.tr("X and X: {chance}", chance=chance_text(figures.double_x)),
                          app.tr("beats {value}: {chance}", value=figures.value, chance=chance_text(figures.improve)),
                          app.tr("pawn moves on average: {spaces}",
-                                spaces=f"{figures.again_movement} ({float(figures.again_movement):+.2f})")]
+                                spaces=f"{figures.again_movement} ({signed(figures.again_movement, 2)})")]
         elif board.phase == ExcapeBoard.ROLL:
             self.value_text = app.tr("roll {number}", number=board.rolls + 1)
             lines = [app.tr("first roll: an X counts 0") if board.rolls == 0 else
@@ -173,6 +183,14 @@ class ExcapeScreen(GameScreen):
                               lambda faces: roll_from_faces(*faces))
         self.picker.title = app.tr("The dice {name} rolled", name=seat.name)
         super().update(view)
+
+    def turn(self, view: ViewState):
+        if view.to_play == CHANCE:
+            name = view.seats[view.board.seat].name
+            if view.board.phase == ExcapeBoard.ROLLOFF:
+                return tr("{name} rolls the two dice to see who starts", name=name)
+            return tr("{name} rolls the two dice", name=name)
+        return view.turn
 
     def label(self, action):
         if isinstance(action, Again):

@@ -8,10 +8,12 @@ import pytest
 from assistant.session import Session
 from assistant.store import Store
 from engine.excape import ExcapeBoard, Place
+from layout_check import findings
 
 
 @pytest.fixture
 def session(ui, tmp_path):
+    ui.resize(800, 480)
     store = Store(tmp_path / "records.sqlite3")
     session = ui.use(Session(store))
     session.new_match("excape", ["Ana", "Ben", "Chloé"], {"track_length": 12})  # a short race
@@ -79,3 +81,56 @@ def test_a_few_turns_by_touch(ui, session):
     assert ui.screen.ranking_rows[0]["text"].startswith(f"1. {winner}: ")
     assert [w.pawns for w in ui.screen.board.ids.track.children[:1]][0]  # a pawn at the exit
     ui.shot("excape-game-over")
+
+
+def pawn_spots(space):
+    """(x, y, size) of each pawn drawn on a track space (its coloured spot, not its dark rim)."""
+    from kivy.graphics import Ellipse
+    spots = [e for e in space.canvas.after.children if isinstance(e, Ellipse)][1::2]
+    return [(e.pos[0], e.pos[1], e.size[0]) for e in spots]
+
+
+def test_six_pawns_on_one_space_stand_apart(ui, session):
+    session.new_match("excape", ["Ana", "Ben", "Chloé", "Dev", "Emma", "Farid"])
+    ui.frames(2)
+    assert ui.screen.turn_text == "Ana rolls the two dice to see who starts"  # not "dice or cards"
+    start = list(reversed(ui.screen.board.ids.track.children))[0]
+    spots = pawn_spots(start)
+    assert len(spots) == 6 and min(size for _, _, size in spots) >= 10
+    for x, y, size in spots:
+        assert start.x <= x and x + size <= start.right and start.y <= y and y + size <= start.top
+    for i, (x, y, size) in enumerate(spots):
+        for other_x, other_y, _ in spots[i + 1:]:
+            assert abs(x - other_x) >= size or abs(y - other_y) >= size  # side by side, not stacked
+    assert findings(ui) == []  # "start" and "exit" whole, the dice faces inside the panel
+
+
+def test_a_long_list_of_moves_says_it_scrolls(ui, session):
+    for die_a, die_b in [("4", "6"), ("1", "2"), ("2", "3"), ("2", "1")]:  # the roll-off, Ana's 21
+        roll(ui, die_a, die_b)
+    wait_for_figures(ui, session)
+    ui.wait(lambda: not session.view.advice_pending)
+    ui.frames(2)
+    moves = ui.screen.ids.choices
+    hint = next(h for h in ui.widgets("MoreHint") if h.list is moves)
+    assert len(moves.data) == 7 and moves.below >= 2  # rungs 0-5 and Roll again, 4 in sight
+    assert hint.showing and hint.text.endswith(f"{moves.below} more below")
+    assert moves.bar_inactive_color[3] == 1 and moves.bar_width >= 6  # the bar shows before a touch
+    moves.scroll_y = 0
+    ui.frames(2)
+    assert moves.below == 0 and hint.text.endswith(f"{moves.above} more above")
+
+
+def test_the_risk_figures_read_whole_in_french(ui, session):
+    ui.app.set_language("fr")
+    try:
+        for die_a, die_b in [("4", "6"), ("1", "2"), ("2", "3"), ("2", "1")]:
+            roll(ui, die_a, die_b)
+        wait_for_figures(ui, session)
+        ui.wait(lambda: not session.view.advice_pending)
+        risk = [row["text"] for row in ui.screen.board.risk_rows]
+        assert "le prochain lancer montre un X : 11/36 (30.6%)" in risk
+        assert findings(ui) == []
+        ui.shot("excape-decide-fr")
+    finally:
+        ui.app.set_language("en")
