@@ -127,6 +127,7 @@ class TableApp(App):
     view = ObjectProperty(None, allownone=True)
     message_text = StringProperty("")
     can_learn_table = BooleanProperty(False)
+    can_power_off = BooleanProperty(False)
 
     blanker: IdleBlanker | None = None  # set when the screen darkens when idle (ui.blank_after_s)
 
@@ -134,12 +135,14 @@ class TableApp(App):
                  game_defaults: Mapping[str, Mapping[str, Any]] | None = None,
                  every: Sequence[tuple[float, Callable[[], Any]]] = (),
                  on_first_frame: Callable[[], Any] | None = None,
-                 learn_empty_table: Callable[[], Any] | None = None, camera_feed: Any = None, **kwargs):
+                 learn_empty_table: Callable[[], Any] | None = None, camera_feed: Any = None,
+                 power_off: Callable[[], Any] | None = None, **kwargs):
         """``every``: (seconds, function) pairs run on the UI loop (the demo's steps, the
         watchdog's pings); ``on_first_frame`` runs once the first frame is on screen;
         ``learn_empty_table`` asks the camera to learn the empty table (None: no such button);
         ``camera_feed`` is what the camera screen shows (an assistant.camera_feed.CameraFeed; None:
-        no camera)."""
+        no camera); ``power_off`` shuts the machine down, raising OSError if it cannot (None: the
+        demo, a desktop, no such button)."""
         super().__init__(**kwargs)
         if language not in i18n.LANGUAGES:
             raise ValueError(f"app.language: {language!r} is not one of {', '.join(i18n.LANGUAGES)}")
@@ -152,6 +155,8 @@ class TableApp(App):
         self.learn_empty_table = learn_empty_table
         self.can_learn_table = learn_empty_table is not None
         self.camera_feed = camera_feed
+        self.power_off = power_off
+        self.can_power_off = power_off is not None
         self._unsubscribe: Callable[[], None] | None = None
 
     # --- building ------------------------------------------------------------------------------
@@ -206,6 +211,16 @@ class TableApp(App):
         manager.current = name
 
     # --- text ----------------------------------------------------------------------------------
+
+    def set_language(self, language: str) -> None:
+        """Show every screen in ``language`` (the settings screen): the screens are built again,
+        as their texts are set when they are built."""
+        if language not in i18n.LANGUAGES:
+            raise ValueError(f"language {language!r} is not one of {', '.join(i18n.LANGUAGES)}")
+        self.language = language
+        for screen in list(self.root.screens):
+            self.root.remove_widget(screen)
+        self._show(self.session.view)
 
     def t(self, text: Any) -> str:
         """``text`` (a Text from the engine or the session, or a plain string) in the app's language."""

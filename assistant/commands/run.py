@@ -5,11 +5,14 @@ the log and on the screen) without stopping the app.
 from __future__ import annotations
 
 import logging
+import os
 import signal
+import subprocess
 import threading
 from typing import Any, Callable
 
 from assistant.camera_policy import judge
+from assistant.display import draws_on_screen
 from assistant.session import Session
 from assistant.views import ERROR, ViewState
 from assistant.store import Store, default_path
@@ -42,7 +45,8 @@ def run(args, settings) -> int:
         camera_on = settings["camera.source"] != "none"
         app = make_app(args, settings, session, every=devices.every(), on_first_frame=devices.ready,
                        learn_empty_table=devices.learn_empty_table if camera_on else None,
-                       camera_feed=devices.feed if camera_on else None)
+                       camera_feed=devices.feed if camera_on else None,
+                       power_off=power_off if draws_on_screen(os.environ) else None)  # a desktop has its own
         devices.start(session, app)
         stop_on_sigterm(app)
         try:
@@ -50,6 +54,16 @@ def run(args, settings) -> int:
         finally:
             devices.close()
     return 0
+
+
+def power_off() -> None:
+    """Shut the machine down (the settings screen's Power off); OSError saying why not."""
+    try:
+        done = subprocess.run(["systemctl", "poweroff"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise OSError(str(exc)) from exc
+    if done.returncode:
+        raise OSError(done.stderr.strip() or f"systemctl poweroff exited with {done.returncode}")
 
 
 def stop_on_sigterm(app) -> None:
