@@ -32,6 +32,7 @@ class HomeScreen(Screen):
     can_start = BooleanProperty(False)
     unfinished_count = NumericProperty(0)
     abandoning = NumericProperty(-1)       # the match whose abandon button asks "sure?"
+    keyboard_room = NumericProperty(0)      # the on-screen keyboard's height while typing
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
@@ -108,11 +109,18 @@ class HomeScreen(Screen):
         self.options = {**self.options, key: value}
         self._refresh()
 
+    def set_option(self, key: str, value) -> None:
+        self.options = {**self.options, key: value}
+        self._refresh()
+
     def start(self) -> None:
         App.get_running_app().session.new_match(self.game_id, list(self.seated), dict(self.options))
 
     def resume(self, match_id: int) -> None:
         App.get_running_app().session.resume(match_id)
+
+    def settings(self) -> None:
+        App.get_running_app().session.open_screen("settings")
 
     def abandon(self, match_id: int) -> None:
         if self.abandoning != match_id:
@@ -137,11 +145,8 @@ class HomeScreen(Screen):
         cls = self._classes.get(self.game_id)
         # Text options are set here only from a fixed list of choices; others (a deck, a
         # palette) come from the configuration.
-        self.option_rows = [
-            {"key": key, "label": app.t(cls.option_word(key)),
-             "value": self._option_text(app, value), "numeric": isinstance(value, int) and not isinstance(value, bool)}
-            for key, value in self.options.items()
-            if isinstance(value, (bool, int)) or key in cls.option_choices]
+        self.option_rows = [self._option_row(app, cls, key, value) for key, value in self.options.items()
+                            if isinstance(value, (bool, int)) or key in cls.option_choices]
         count = len(self.seated)
         if cls is None:
             self.can_start, self.start_text = False, app.tr("No game is installed")
@@ -153,6 +158,15 @@ class HomeScreen(Screen):
             self.can_start = True
             self.start_text = app.tr("Start {title} with {count} players", title=cls.title, count=count)
 
+    def _option_row(self, app, cls, key: str, value) -> dict:
+        choices = cls.option_choices.get(key, ())
+        kind = ("switch" if isinstance(value, bool) else "number" if isinstance(value, int) else
+                "choice" if len(choices) <= 2 else "cycle")
+        label = app.t(cls.option_word(key))
+        return {"key": key, "label": label[:1].upper() + label[1:], "value": self._option_text(app, value),
+                "kind": kind, "on": value is True,
+                "choices": [(choice, self._option_text(app, choice)) for choice in choices] if kind == "choice" else []}
+
     def _choices(self) -> dict:
         return self._classes[self.game_id].option_choices
 
@@ -160,7 +174,7 @@ class HomeScreen(Screen):
     def _option_text(app, value) -> str:
         if isinstance(value, bool):
             return app.tr("on") if value else app.tr("off")
-        return app.t(str(value))  # a choice's name ("ask", "first_seat") is looked up as a word
+        return app.t(str(value)).replace("_", " ")  # a choice's name ("ask", "first_seat") is a word
 
     def _unfinished_row(self, app, record) -> dict:
         title = self._title(record.game)
@@ -203,7 +217,9 @@ class OptionItem(BoxLayout):
     key = StringProperty("")
     label = StringProperty("")
     value = StringProperty("")
-    numeric = BooleanProperty(False)
+    kind = StringProperty("switch")  # "switch" (on/off), "number", "choice" (a button each) or "cycle"
+    on = BooleanProperty(False)
+    choices = ListProperty([])       # "choice": (value, as shown) pairs
 
 
 class UnfinishedRow(BoxLayout):

@@ -1,4 +1,6 @@
 """The home screen and the generic game screen, driven by simulated touches (toy game)."""
+from pathlib import Path
+
 import pytest
 
 from assistant.session import Session
@@ -92,16 +94,89 @@ def test_new_player_by_keyboard_is_saved_and_seated(ui, store):
     assert session.view.message.text == "Dev is saved"
 
 
-def test_the_empty_table_button_shows_with_a_camera_and_asks_it_to_learn(ui, store):
+@pytest.fixture
+def docked_keyboard():
+    """The kiosk's on-screen keyboard (ui.keyboard = "dock"), docked at the bottom."""
+    from kivy.config import Config
+    from kivy.core.window import Window
+
+    saved = Config.get("kivy", "keyboard_mode"), Window.allow_vkeyboard, Window.docked_vkeyboard
+    Config.set("kivy", "keyboard_mode", "systemanddock")
+    Window.allow_vkeyboard = Window.docked_vkeyboard = True
+    yield Window
+    Config.set("kivy", "keyboard_mode", saved[0])
+    Window.allow_vkeyboard, Window.docked_vkeyboard = saved[1:]
+
+
+def test_the_keyboard_leaves_the_new_player_field_in_sight_with_accents(ui, store, docked_keyboard):
+    ui.resize(800, 480)
     ui.use(Session(store))
-    with pytest.raises(AssertionError, match="no button 'Empty table'"):
-        ui.button("Empty table")  # the demo and a kiosk without a camera have nothing to learn
-    asked = []
-    ui.app.learn_empty_table, ui.app.can_learn_table = lambda: asked.append(True), True
+    home = ui.screen
+    field = home.ids.new_name
+    ui.tap(field)
+    ui.settle(0.3)
     try:
-        ui.assert_touch_targets()
-        ui.shot("home-with-camera")
-        ui.tap_text("Empty table")
-        assert asked == [True]
+        keyboard = next(w for w in docked_keyboard.children if type(w).__name__ == "VKeyboard")
+        assert keyboard.y == 0 and keyboard.height * keyboard.scale > 200
+        assert field.to_window(field.x, field.y)[1] >= keyboard.top - 1  # above the keyboard, not under it
+        assert keyboard.layout == "names"
+        letters = {key[0] for key in keyboard.available_layouts["names"]["normal_1"]}
+        assert {"é", "è", "ê", "ë", "à", "ç", "ï", "ô", "ü"} <= letters
+        target = ui.shot("home-typing-a-name")  # the window's picture: the keyboard is not in the app's
+        Path(docked_keyboard.screenshot(name=str(target))).replace(target)
     finally:
-        ui.app.learn_empty_table, ui.app.can_learn_table = None, False
+        field.focus = False
+        ui.frames(2)
+    assert home.keyboard_room == 0 and field.to_window(field.x, field.y)[1] < 100  # back at the bottom
+
+
+def test_the_options_show_whole_and_say_how_they_change(ui, store):
+    from layout_check import findings
+
+    ui.resize(800, 480)
+    session = ui.use(Session(store))
+    home = ui.screen
+    ui.tap(ui.one("GameToggle", game_id="hilo"))
+    options = home.ids.option_list
+    ui.frames(2)
+    assert len(options.data) == 4 and options.below == options.above == 0  # every option in sight
+    removal = ui.one("OptionItem", key="optional_removal")
+    assert removal.label == "Optional removal" and removal.kind == "switch"
+    switch = ui.button("on", root=removal)
+    assert switch.selected
+    ui.tap(switch)
+    removal = ui.one("OptionItem", key="optional_removal")  # the list shows the rows again
+    assert home.options["optional_removal"] is False and not ui.button("off", root=removal).selected
+    tie = ui.one("OptionItem", key="first_player_tie")
+    assert ui.button("ask", root=tie).selected and not ui.button("first seat", root=tie).selected
+    ui.tap_text("first seat", root=tie)
+    tie = ui.one("OptionItem", key="first_player_tie")
+    assert home.options["first_player_tie"] == "first_seat" and ui.button("first seat", root=tie).selected
+    bar = next(w for w in home.walk() if type(w).__name__ == "MessageBar")
+    assert bar.height == 0  # no empty bar at the bottom without a message
+    assert findings(ui) == []
+    ui.shot("home-options")
+    session.save_player("Dev", "green")
+    ui.frames(2)
+    assert bar.height == 52 and "Dev is saved" in ui.app.message_text
+
+
+def test_a_yellow_player_stays_in_sight_on_a_seated_row(ui, store):
+    """A seated player's row is amber: a dark rim keeps a yellow spot apart from it."""
+    ui.resize(800, 480)
+    ui.use(Session(store))
+    ui.tap(chip(ui, "Chloé"))  # yellow
+    row = chip(ui, "Chloé")
+    assert row.seat
+    swatch = next(w for w in row.children if type(w).__name__ == "Swatch")
+    image = row.export_as_image()
+    pixels, (width, height) = image.texture.pixels, image.texture.size
+
+    def at(x, y):  # widget coordinates of the row
+        column, line = int(x - row.x), int(y - row.y)
+        offset = 4 * (line * width + column)
+        return [value / 255 for value in pixels[offset:offset + 3]]
+
+    rim = at(swatch.x + 4.5 * ui.app.scale, swatch.center_y)
+    spot = at(swatch.center_x, swatch.center_y)
+    assert max(rim) < 0.2 and min(spot[:2]) > 0.7  # a dark ring round the yellow
