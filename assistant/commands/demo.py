@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Sequence
+from typing import Callable, Sequence
 
 from assistant.commands.run import add_window_arguments, make_app, new_session, stop_on_sigterm
 from assistant.session import Session
@@ -22,6 +22,8 @@ NAMES = ("Ana", "Ben", "Chloé", "Dev", "Emma", "Farid")
 COLOURS = ("red", "blue", "yellow", "green", "purple", "orange")
 BEST_MOVE_ODDS = 0.8  # how often a simulated player takes the advised best move
 PAUSE_STEPS = 4       # steps the final ranking stays up before the next game
+USER_PAUSE_S = 20.0   # after a touch or a key the simulated table waits: someone is using the screen
+NOTICE_S = 10.0       # how long the demo's notice stays up
 
 
 def add_parser(sub) -> None:
@@ -40,7 +42,8 @@ def add_parser(sub) -> None:
 class DemoTable:
     """Drives a session like a table of players would: one move (or one die, one card) per step."""
 
-    def __init__(self, session: Session, rng: random.Random, games: Sequence[str], players: int | None = None):
+    def __init__(self, session: Session, rng: random.Random, games: Sequence[str], players: int | None = None,
+                 clock: Callable[[], float] = time.monotonic):
         self.session = session
         self.rng = rng
         self.games = tuple(games)
@@ -48,9 +51,22 @@ class DemoTable:
         self.played = 0
         self.games_started = 0
         self._pause = 0
+        self._clock = clock
+        self._touched = -USER_PAUSE_S
+        self._notice_until = clock() + NOTICE_S
+
+    def touched(self, *_) -> bool:
+        """A touch or a key on the screen: the table waits (False: the touch goes on to the screen)."""
+        self._touched = self._clock()
+        return False
 
     def step(self) -> ViewState:
         view = self.session.view
+        now = self._clock()
+        if view.notices and now > self._notice_until:
+            view = self.session.dismiss_notices()
+        if now - self._touched < USER_PAUSE_S:  # a question half typed, Home just touched: not now
+            return view
         if view.screen != "game":
             return self._start_next()
         if view.outcome is not None:
@@ -94,9 +110,16 @@ def run(args, settings) -> int:
     session.notify(tr("Demo: a simulated table plays by itself; nothing is saved. Touch works as usual."))
     table.step()
     app = make_app(args, settings, session, every=[(max(step, 0.02), lambda: _step_until(table, args.moves, app))])
+    app.bind(on_start=lambda _: _watch_touches(table))
     stop_on_sigterm(app)
     app.run()
     return 0
+
+
+def _watch_touches(table: DemoTable) -> None:
+    from kivy.core.window import Window  # open by now
+
+    Window.bind(on_touch_down=table.touched, on_key_down=table.touched)
 
 
 def _step_until(table: DemoTable, moves: int | None, app) -> None:
