@@ -79,10 +79,17 @@ def configure_window(*, fullscreen: bool, size: tuple[int, int], keyboard: str, 
     for name, provider in screen.input_providers().items():
         Config.set("input", name, provider)
     if blank_after_s:
-        EventLoop.bind(on_start=lambda loop: setattr(App.get_running_app(), "blanker",
-                                                     blank_when_idle(loop.window, blank_after_s, root)))
+        EventLoop.bind(on_start=lambda loop: _blank_when_idle(loop.window, blank_after_s, root))
     log.info("%s", screen.describe())
     return screen
+
+
+def _blank_when_idle(window, after_s: float, root: str) -> None:
+    """Start the blanking; the running TableApp keeps it, so a button press can wake the screen."""
+    blanker = blank_when_idle(window, after_s, root)
+    app = App.get_running_app()
+    if app is not None:
+        app.blanker = blanker
 
 
 def blank_when_idle(window, after_s: float, root: str = "/") -> IdleBlanker:

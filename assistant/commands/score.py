@@ -21,9 +21,11 @@ def add_parser(sub) -> None:
     games = scorable()
     parser = sub.add_parser("score", help="score a finished round or sheet given as a file")
     parser.add_argument("game", choices=sorted(games))
-    parser.add_argument("file", nargs="?",
+    # FILE stays a required positional: an optional one would be taken as missing when options
+    # come between GAME and FILE (argparse matches positionals chunk by chunk).
+    parser.add_argument("file", metavar="FILE",
                         help="; ".join(f"{game_id}: {game.score_file}" for game_id, game in sorted(games.items())))
-    parser.add_argument("--photo", metavar="IMAGE", help="splitter: a photo of the paper sheet, instead of a FILE")
+    parser.add_argument("--photo", action="store_true", help="splitter: FILE is a photo of the paper sheet")
     parser.add_argument("--match", metavar="FILE", help="with --photo: the saved match, whose rolls check the sheet")
     for option in command_line_options(games):
         parser.add_argument(f"--{option}", choices=choices(games, option) or None,
@@ -60,16 +62,14 @@ def run(args, settings) -> int:
         options = {option: getattr(args, option) for option in game.score_options}
     else:  # the club's configured options (Hilo: palette, removal rules)
         options = settings.section(f"games.{args.game}")
-    if (args.file is None) == (args.photo is None):
-        raise UsageError("give the sheet as a FILE or as --photo IMAGE, one of the two")
-    if args.match is not None and args.photo is None:
+    if args.match is not None and not args.photo:
         raise UsageError("--match goes with --photo")
-    if args.photo is not None:
+    if args.photo:
         if args.game != "splitter":
             raise UsageError("--photo is only for splitter")
         from assistant.splitter_sheets import format_photo_score, score_photo
 
-        result = score_photo(args.photo, match=args.match, **options)
+        result = score_photo(args.file, match=args.match, **options)
         print(json.dumps(result, ensure_ascii=False) if args.json else format_photo_score(result))
         return 0
     try:
