@@ -1,8 +1,6 @@
 """What a designer would flag on the screen shown: text that does not fit its widget (shortened
 with "...", lines dropped, drawn past its box), widgets overlapping a sibling or outside their
 parent or the window, and touch targets under 48 px (scaled). ``findings(ui)`` lists them."""
-import re
-
 from kivy.core.window import Window
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
@@ -11,16 +9,14 @@ from kivy.uix.label import Label
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.textinput import TextInput
 
-from assistant.screens.widgets import shown
+from assistant.screens.widgets import shown, strip_markup
 
-MARKUP = re.compile(r"\[/?(?:b|i|u|s|sub|sup|font|size|color|ref|anchor|font_context|font_family|"
-                    r"font_features|text_language|font_name)(?:=[^\]]*)?\]")
 SLACK = 1.5  # px: rounding of layouts and textures
 
 
 def findings(ui, root=None):
     """Everything wrong with the layout of ``root`` (the current screen), one line each."""
-    ui.frames()
+    ui.frames(2)  # a screen just built settles its layout and fitted text in two
     root = root or ui.screen
     least = 48 * ui.app.scale - 0.5
     found = []
@@ -63,13 +59,11 @@ def text_problems(label):
     text = label.text
     if not text.strip():
         return []
-    label.texture_update()
-    core = label._label
+    core = label._label  # as last drawn: ``findings`` runs a frame first
     problems = []
     if core.is_shortened:
         problems.append("shortened with '...'")
-    plain = MARKUP.sub("", text) if label.markup else text
-    plain = plain.replace("&bl;", "[").replace("&br;", "]").replace("&amp;", "&")
+    plain = strip_markup(text) if label.markup else text
     drawn = "".join(word.text for line in core._cached_lines for word in line.words)
     if not core.is_shortened and len("".join(drawn.split())) < len("".join(plain.split())):
         problems.append("lines dropped")
