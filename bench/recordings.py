@@ -21,8 +21,8 @@ reading is judged twice:
   said in a stray's roll / strays planted, the time from its first still frame to the
   contradiction (median and longest; target <= 1 s), and the others said.
 
-Then the median latency, the ms per frame filming and reading (one thread), and each roll the
-camera did not apply right, with what it said. Knocked dice are measured apart on the first
+Then the shares of the rolls offered right, the median latency, the ms per frame filming and
+reading (one thread), and each roll the camera missed or applied wrong, with what it said. Knocked dice are measured apart on the first
 ``KNOCK_ROLLS`` rolls of the first ``KNOCK_GAMES`` seeds, judged per roll: what the camera said
 while the die lay knocked, and once it was put back.
 
@@ -150,7 +150,7 @@ def said(item: tuple | None) -> str:
 def measure(game: str, players_of, seeds: range) -> None:
     watch_totals, totals = Counter(), Counter()
     later_kinds: Counter = Counter()
-    stray_delays, latencies, film_ms, read_ms, notes = [], [], [], [], []
+    stray_delays, latencies, film_ms, read_ms, offered_shares, notes = [], [], [], [], [], []
     for seed in seeds:
         run = film_and_read(game, players_of(seed), seed, ("stray",))
         film_ms.append(run.film_ms)
@@ -174,7 +174,9 @@ def measure(game: str, players_of, seeds: range) -> None:
                 continue
             totals[judged["verdict"] or "missed"] += 1
             totals["contradictions"] += first is not None and first[1].kind == CONTRADICTION
-            if judged["verdict"] != "auto_right":
+            if judged["verdict"] == "confirm_right":
+                offered_shares.append(first[1].candidates[0].share)
+            elif judged["verdict"] != "auto_right":
                 notes.append(f"seed {seed} roll {number}: truth {judged['roll']['line']!r}, camera {said(first)}")
         totals["frames"] += run.frames
         totals["camera_actions"] += report["camera_actions"]
@@ -191,6 +193,10 @@ def measure(game: str, players_of, seeds: range) -> None:
           f"; readings after a roll's first: " + (", ".join(f"{n} {k}" for k, n in later_kinds.most_common()) or "none"))
     delays = (f"after median {statistics.median(stray_delays):.2f} s, longest {max(stray_delays):.2f} s"
               if stray_delays else "")
+    if offered_shares:
+        print(f"  right but offered: share median {statistics.median(offered_shares):.3f}, "
+              f"{sum(share >= 0.9 for share in offered_shares)} of {len(offered_shares)} at 0.9 or more, "
+              f"highest {max(offered_shares):.3f}")
     print(f"  strays said as contradictions: {totals['strays_said']}/{totals['strays']} {delays}")
     print(f"  latency median {statistics.median(latencies):.2f} s; ms per frame: filming "
           f"{statistics.mean(film_ms):.1f}, reading {statistics.mean(read_ms):.1f}" if latencies else "")

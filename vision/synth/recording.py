@@ -51,7 +51,7 @@ TOUCH_FRAMES = 3     # a hand reaching for one die
 DRIFT_FRAMES = 20    # the light changing slowly
 SHADOW_FRAMES = 10
 NOISE = 2.0          # sensor noise, grey levels
-GRAINS = 12          # sensor noise images drawn
+GRAIN_SLACK = 64     # px the sensor noise field is larger than a frame each way
 JPEG_QUALITY = 92
 BACKGROUNDS = ("felt", "wood", "cardboard", "mat")
 SEAT_COLOURS = ("red", "blue", "yellow", "green", "purple", "orange")  # names the reader's palette knows
@@ -199,11 +199,10 @@ class Film:
         self.lying: list[LyingDie] = []
         self.thrown: set[int] = set()  # the seeds of the dice of the last roll
         self.frames = 0
-        # sensor noise: a new one of these each frame, never the one before (drawing noise for
-        # every frame would be most of the time spent)
+        # sensor noise: each frame a window of this field at a new offset, as independent from one
+        # frame to the next as fresh noise (drawing it for every frame was most of the time spent)
         noise = np.random.default_rng([seed, 1])
-        self.grains = [noise.standard_normal((SIZE[1], SIZE[0], 3), dtype=np.float32) * NOISE for _ in range(GRAINS)]
-        self._grain = 0
+        self.grain = noise.standard_normal((SIZE[1] + GRAIN_SLACK, SIZE[0] + GRAIN_SLACK, 3), dtype=np.float32) * NOISE
         self.skin = np.array([110, 140, 190], np.float32) * self.rng.uniform(0.75, 1.1)
 
     # --- the table ------------------------------------------------------------------------------
@@ -255,8 +254,8 @@ class Film:
         each with its own sensor noise."""
         lit = image * (self.light if light is None else light)
         for _ in range(frames):
-            self._grain = (self._grain + 1 + self.rng.randrange(len(self.grains) - 1)) % len(self.grains)
-            frame = np.clip(lit + self.grains[self._grain], 0, 255).astype(np.uint8)
+            oy, ox, (width, height) = self.rng.randrange(GRAIN_SLACK), self.rng.randrange(GRAIN_SLACK), SIZE
+            frame = np.clip(lit + self.grain[oy:oy + height, ox:ox + width], 0, 255).astype(np.uint8)
             cv2.imwrite(str(self.folder / f"frame_{self.frames:05d}.jpg"), frame,
                         [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
             self.frames += 1
