@@ -124,7 +124,7 @@ def blank_when_idle(window, after_s: float, root: str = "/") -> IdleBlanker:
         return False
 
     window.bind(on_touch_down=down, on_touch_move=lambda win, touch: touch.uid in waking, on_touch_up=up)
-    Clock.schedule_interval(lambda dt: blanker.tick(), min(1.0, after_s))
+    Clock.schedule_interval(lambda dt: blanker.tick(), min(1.0, after_s / 4))  # dark within a quarter late
     return blanker
 
 
