@@ -31,6 +31,7 @@ from assistant.advice_worker import AdviceWorker  # noqa: E402
 from assistant.blanking import Backlights, IdleBlanker  # noqa: E402
 from assistant.display import Screen  # noqa: E402
 from assistant.session import Session  # noqa: E402
+from assistant.settings import Settings  # noqa: E402
 from assistant.views import GAME, ViewState  # noqa: E402
 from engine.text import tr as make_text  # noqa: E402
 
@@ -143,13 +144,14 @@ class TableApp(App):
                  every: Sequence[tuple[float, Callable[[], Any]]] = (),
                  on_first_frame: Callable[[], Any] | None = None,
                  learn_empty_table: Callable[[], Any] | None = None, camera_feed: Any = None,
-                 power_off: Callable[[], Any] | None = None, **kwargs):
+                 power_off: Callable[[], Any] | None = None, settings: Settings | None = None, **kwargs):
         """``every``: (seconds, function) pairs run on the UI loop (the demo's steps, the
         watchdog's pings); ``on_first_frame`` runs once the first frame is on screen;
         ``learn_empty_table`` asks the camera to learn the empty table (None: no such button);
         ``camera_feed`` is what the camera screen shows (an assistant.camera_feed.CameraFeed; None:
         no camera); ``power_off`` shuts the machine down, raising OSError if it cannot (None: the
-        demo, a desktop, no such button)."""
+        demo, a desktop, no such button); ``settings`` keeps the settings screen's changes for
+        the next starts (None: they last until the app restarts)."""
         super().__init__(**kwargs)
         if language not in i18n.LANGUAGES:
             raise ValueError(f"app.language: {language!r} is not one of {', '.join(i18n.LANGUAGES)}")
@@ -164,6 +166,7 @@ class TableApp(App):
         self.camera_feed = camera_feed
         self.power_off = power_off
         self.can_power_off = power_off is not None
+        self.settings = settings
         self._unsubscribe: Callable[[], None] | None = None
 
     # --- building ------------------------------------------------------------------------------

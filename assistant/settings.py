@@ -2,11 +2,16 @@
 
 Every valid key is in the packaged ``config/default.toml``; its value there also fixes the
 key's type. A later layer may only change existing keys, with a value of the same type.
+``Settings.keep`` writes the settings screen's changes to the user file.
 """
 from __future__ import annotations
 
+import copy
 import difflib
+import json
 import os
+import re
+import tempfile
 import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
@@ -44,6 +49,8 @@ class Settings:
 
     values: dict[str, Any]
     sources: dict[str, str] = field(default_factory=dict)
+    user_path: Path | None = None  # where ``keep`` writes
+    overridden: set[str] = field(default_factory=set)  # keys a layer after the user file sets
 
     def __getitem__(self, dotted: str) -> Any:
         node: Any = self.values
@@ -58,6 +65,17 @@ class Settings:
     def flat(self) -> dict[str, Any]:
         return dict(_flatten(self.values))
 
+    def keep(self, changes: Mapping[str, Any]) -> list[str]:
+        """Set ``changes`` (dotted key -> value) here and in the user file, for the next starts
+        (see ``write_user_file``); returns those of its keys that a later layer (the environment,
+        --config, --set) will set again at the next start. ConfigError when they cannot be kept."""
+        if self.user_path is None:
+            raise ConfigError("no user file to keep settings in")
+        write_user_file(self.user_path, changes)
+        for dotted, value in changes.items():
+            _merge(self, _nest(dotted, value), str(self.user_path))
+        return [dotted for dotted in changes if dotted in self.overridden]
+
 
 def load(
     cli_file: str | Path | None = None,
@@ -68,10 +86,12 @@ def load(
 ) -> Settings:
     """Build the effective settings; raise ConfigError naming the file and key on bad input."""
     defaults = tomllib.loads(default_text())
-    settings = Settings(values=defaults, sources={k: "default" for k, _ in _flatten(defaults)})
-    for path in (system_file, user_path or user_file(env)):
+    settings = Settings(values=defaults, sources={k: "default" for k, _ in _flatten(defaults)},
+                        user_path=user_path or user_file(env))
+    for path in (system_file, settings.user_path):
         if path.is_file():
             _merge(settings, _read_file(path), str(path))
+    below = dict(settings.sources)
     for dotted, raw in _env_overrides(env).items():
         _merge(settings, _nest(dotted, _coerce(settings, dotted, raw, "environment")), "environment")
     if cli_file is not None:
@@ -81,6 +101,7 @@ def load(
         _merge(settings, _read_file(path), str(path))
     for dotted, raw in (overrides or {}).items():
         _merge(settings, _nest(dotted, _coerce(settings, dotted, raw, "command line")), "command line")
+    settings.overridden = {k for k, origin in settings.sources.items() if origin != below[k]}
     return settings
 
 
@@ -91,6 +112,139 @@ def _read_file(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path}: cannot read: {exc}") from exc
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from exc
+
+
+def write_user_file(path: Path, changes: Mapping[str, Any]) -> None:
+    """Set ``changes`` (dotted key -> value, each a known key with a value of its type) in the
+    TOML file at ``path``, made with its folder if missing. Its other keys stay, and so do its
+    comments unless its shape is beyond a line edit (inline tables, dotted keys, values over
+    several lines): then it is written out again, comments dropped. The new text goes to a
+    temporary file beside it, flushed to the disk and renamed over it, so a power cut leaves the
+    old file or the new one. ConfigError naming the file when it cannot be read or written."""
+    reference = Settings(values=tomllib.loads(default_text()))
+    typed = {}
+    for dotted, value in changes.items():
+        default = _lookup_default(reference, dotted, str(path))
+        if isinstance(default, dict):
+            raise ConfigError(f"{path}: {dotted}: a table of settings, not one setting")
+        if not _same_type(default, value):
+            raise ConfigError(f"{path}: {dotted}: expected {_type_name(default)}, got {value!r}")
+        typed[dotted] = float(value) if isinstance(default, float) else value
+    path = Path(os.path.realpath(path))  # a link to the file stays a link
+    try:
+        text = path.read_text("utf-8") if path.exists() else ""
+        data = tomllib.loads(text)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read: {exc}") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML, so not changed: {exc}") from exc
+    wanted = copy.deepcopy(data)
+    for dotted, value in typed.items():
+        *tables, key = dotted.split(".")
+        node = wanted
+        for table in tables:
+            node = node.setdefault(table, {})
+        node[key] = value
+    for dotted, value in typed.items():
+        text = _set_line(text, dotted, value)
+    try:
+        edited = tomllib.loads(text) == wanted
+    except tomllib.TOMLDecodeError:
+        edited = False
+    _replace(path, text if edited else _dump(wanted).lstrip("\n"))
+
+
+def _replace(path: Path, text: str) -> None:
+    """Write ``path`` atomically: a temporary file beside it, fsynced, renamed over it."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        mode = path.stat().st_mode & 0o777 if path.exists() else 0o644
+        fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                out.write(text)
+                out.flush()
+                os.fchmod(out.fileno(), mode)
+                os.fsync(out.fileno())
+            os.replace(temporary, path)
+        except BaseException:
+            os.unlink(temporary)
+            raise
+        folder = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            os.fsync(folder)  # the rename itself survives a power cut
+        finally:
+            os.close(folder)
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot be written: {exc.strerror or exc}") from exc
+
+
+_HEADER = re.compile(r"\s*\[([^\[\]]+)\]\s*(#.*)?$")
+_KEY = re.compile(r"(\s*)([A-Za-z0-9_-]+)(\s*=\s*)(.*)$")
+
+
+def _set_line(text: str, dotted: str, value: Any) -> str:
+    """``text`` with ``dotted`` (every setting is in a table) set to ``value``: its line's value
+    replaced (its comment kept), else a line added at the end of its table, else the table added
+    at the end."""
+    *tables, key = dotted.split(".")
+    lines = text.splitlines()
+    table: list[str] = []
+    last_line = None  # the last line of the wanted table that is not blank
+    for number, line in enumerate(lines):
+        header = _HEADER.match(line)
+        if header:
+            table = [part.strip().strip('"') for part in header.group(1).split(".")]
+            if table == tables:
+                last_line = number
+            continue
+        if table != tables:
+            continue
+        if line.strip():
+            last_line = number
+        found = _KEY.match(line)
+        if found and found.group(2) == key:
+            indent, name, equals, rest = found.groups()
+            lines[number] = f"{indent}{name}{equals}{_value(value)}{_comment(rest)}"
+            return "\n".join(lines) + "\n"
+    if last_line is None:
+        if lines and lines[-1].strip():
+            lines.append("")
+        lines += [f"[{'.'.join(tables)}]", f"{key} = {_value(value)}"]
+    else:
+        lines.insert(last_line + 1, f"{key} = {_value(value)}")
+    return "\n".join(lines) + "\n"
+
+
+def _comment(rest: str) -> str:
+    """The comment after a one-line value (``rest`` is the line after its ``=``), with the space before it."""
+    for at in (i for i, char in enumerate(rest) if char == "#"):
+        try:
+            tomllib.loads(f"v = {rest[:at]}")
+        except tomllib.TOMLDecodeError:
+            continue
+        return rest[len(rest[:at].rstrip()):]
+    return ""
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")
+    if isinstance(value, list):
+        return "[" + ", ".join(_value(v) for v in value) + "]"
+    return repr(value)
+
+
+def _dump(data: Mapping[str, Any], prefix: str = "") -> str:
+    """``data`` as TOML: its keys, then each of its tables."""
+    lines = [f"{key} = {_value(value)}" for key, value in data.items() if not isinstance(value, dict)]
+    out = "\n".join(lines) + "\n" if lines else ""
+    for key, value in data.items():
+        if isinstance(value, dict):
+            out += f"\n[{prefix}{key}]\n" + _dump(value, f"{prefix}{key}.")
+    return out
 
 
 def _env_overrides(env: Mapping[str, str]) -> dict[str, str]:

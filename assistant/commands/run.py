@@ -100,7 +100,7 @@ def make_app(args, settings, session: Session, **kwargs):
                      keyboard=settings["ui.keyboard"], rotation=settings["ui.rotation"], cursor=settings["ui.cursor"],
                      blank_after_s=settings["ui.blank_after_s"])
     return TableApp(session, language=settings["app.language"],
-                    game_defaults=settings.values.get("games", {}), **kwargs)
+                    game_defaults=settings.values.get("games", {}), settings=settings, **kwargs)
 
 
 # --- the devices around the screen -----------------------------------------------------------------

@@ -1,18 +1,25 @@
 """Settings, over home or a game: the language, the advice, the camera (its view, the empty
 table, its auto-apply level) and, on a kiosk, powering the machine off (a second tap confirms).
 
-Changes apply at once and last until the app restarts: the configuration has no writer yet, so
-the screen names the user file to set them in for good.
+Changes apply at once and are kept in the user's configuration file for the next starts (when
+the app is given its settings); a file that cannot be written is said, and the change holds
+until the app restarts.
 """
 from __future__ import annotations
+
+import logging
+from typing import Any
 
 from kivy.app import App
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
-from assistant import i18n, settings
+from assistant import i18n
+from assistant.settings import ConfigError
 from assistant.views import ERROR, ViewState
 from engine.text import tr
+
+log = logging.getLogger(__name__)
 
 LANGUAGE_NAMES = {"en": "English", "fr": "Français"}
 
@@ -30,8 +37,8 @@ class SettingsScreen(Screen):
         self.auto_apply_text = app.tr(
             "The camera plays a reading by itself when it is {percent}% sure (camera.auto_apply); "
             "below, it asks you to confirm.", percent=round(100 * feed.auto_apply)) if feed is not None else ""
-        self.keep_text = app.tr("These settings last until the app restarts. To keep them, set app.language "
-                                "and ui.show_advice in {path}.", path=str(settings.user_file()))
+        self.keep_text = (app.tr("Changes are kept for the next starts in {path}.", path=str(app.settings.user_path))
+                          if app.settings is not None else app.tr("These settings last until the app restarts."))
 
     def word_message(self, view: ViewState) -> str:
         return App.get_running_app().t(view.message.text)
@@ -45,10 +52,12 @@ class SettingsScreen(Screen):
         app = App.get_running_app()
         if language != app.language:
             app.set_language(language)  # every screen, this one too, is built again in it
+            self._keep("app.language", language)
 
     def set_advice(self, on: bool) -> None:
         App.get_running_app().session.advice_enabled = on
         self.advice = on
+        self._keep("ui.show_advice", on)
 
     def camera(self) -> None:
         App.get_running_app().session.open_screen("camera")
@@ -69,6 +78,22 @@ class SettingsScreen(Screen):
 
     def back(self) -> None:
         App.get_running_app().session.close_screen()
+
+    def _keep(self, dotted: str, value: Any) -> None:
+        """Keep a change for the next starts; say why not, or that a later layer sets it anyway."""
+        app = App.get_running_app()
+        if app.settings is None:
+            return
+        try:
+            overridden = app.settings.keep({dotted: value})
+        except ConfigError as exc:
+            log.warning("setting not kept: %s", exc)
+            app.session.tell(tr("Not kept for the next start ({reason}); it holds until the app restarts.",
+                                reason=str(exc)), ERROR)
+            return
+        if overridden:
+            app.session.tell(tr("Kept in {path}, but the environment or the command line sets {key} at each start.",
+                                path=str(app.settings.user_path), key=dotted))
 
     @staticmethod
     def languages() -> list[tuple[str, str]]:

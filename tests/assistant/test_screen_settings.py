@@ -1,10 +1,16 @@
 """The settings screen driven by simulated touches: opened from home, the language switched for
-every screen, the advice turned off, the camera's buttons, and Power off, which asks first and
-is there only when the kiosk is given a way to power off."""
+every screen, the advice turned off, both kept for the next start (or said why not), the
+camera's buttons, and Power off, which asks first and is there only when the kiosk is given a
+way to power off."""
+import argparse
+import errno
 import subprocess
+import tempfile
 
 import pytest
 
+import assistant.app
+from assistant import settings as settings_mod
 from assistant.commands import run as run_command
 from assistant.session import Session
 from assistant.store import IN_MEMORY, Store
@@ -20,6 +26,7 @@ def session(ui):
     yield session
     ui.app.power_off, ui.app.can_power_off = None, False
     ui.app.learn_empty_table, ui.app.can_learn_table = None, False
+    ui.app.settings = None
     ui.app.set_language("en")
     session.advice_enabled = True
     session.close_screen()
@@ -55,6 +62,47 @@ def test_advice_off_then_on(ui, session):
     ui.tap_text("on")
     assert session.advice_enabled
     session.leave()
+
+
+def user_settings(tmp_path):
+    return settings_mod.load(env={}, system_file=tmp_path / "none.toml", user_path=tmp_path / "config.toml")
+
+
+def test_the_changes_are_kept_for_the_next_start(ui, session, tmp_path):
+    ui.app.settings = user_settings(tmp_path)
+    session.open_screen("settings")  # its text names the file now
+    ui.tap_text("off")
+    ui.tap_text("Français")
+    assert str(tmp_path / "config.toml") in ui.screen.keep_text and session.view.message is None
+    assert findings(ui) == []
+    ui.shot("settings-kept-fr")
+    again = user_settings(tmp_path)  # the next start
+    assert again["app.language"] == "fr" and again["ui.show_advice"] is False
+    assert run_command.new_session(Store(IN_MEMORY), again).advice_enabled is False
+
+
+def test_a_change_that_cannot_be_kept_is_said_and_still_holds(ui, session, tmp_path, monkeypatch):
+    ui.app.settings = user_settings(tmp_path)
+
+    def read_only(*args, **kwargs):
+        raise OSError(errno.EROFS, "Read-only file system")
+
+    monkeypatch.setattr(tempfile, "mkstemp", read_only)
+    ui.tap_text("off")
+    assert not session.advice_enabled and session.view.message.kind == "error"
+    assert "Read-only file system); it holds until the app restarts." in ui.app.message_text
+    assert findings(ui) == []
+    ui.shot("settings-not-kept")
+    assert user_settings(tmp_path)["ui.show_advice"] is True
+
+
+def test_the_kiosk_gives_the_app_its_settings(tmp_path, monkeypatch):
+    made = {}
+    monkeypatch.setattr(assistant.app, "configure_window", lambda **kwargs: None)
+    monkeypatch.setattr(assistant.app, "TableApp", lambda session, **kwargs: made.update(kwargs))
+    settings = user_settings(tmp_path)
+    run_command.make_app(argparse.Namespace(size=None, fullscreen=False), settings, None)
+    assert made["settings"] is settings and made["language"] == "en"
 
 
 def test_power_off_asks_first_and_is_hidden_without_a_way_to_power_off(ui, session):
