@@ -15,10 +15,12 @@ from typing import Any, Callable, Mapping, MutableMapping, Sequence
 os.environ.setdefault("KIVY_NO_ARGS", "1")  # the command line is ours, not Kivy's
 os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")  # Kivy's records go through our logging (journal)
 os.environ.setdefault("KIVY_NO_FILELOG", "1")  # ... and not to files of its own on the SD card
+os.environ.setdefault("KIVY_CLIPBOARD", "sdl2,dummy")  # SDL's, not xclip or xsel, which a kiosk lacks
 if logging.getLogger().level > logging.DEBUG:
     os.environ.setdefault("KCFG_KIVY_LOG_LEVEL", "warning")  # Kivy's start-up chatter only with -v
 
 from kivy.app import App  # noqa: E402  (Kivy reads KIVY_* variables when first imported)
+from kivy.logger import Logger  # noqa: E402
 from kivy.base import EventLoop  # noqa: E402
 from kivy.clock import Clock, mainthread  # noqa: E402
 from kivy.config import Config  # noqa: E402
@@ -36,6 +38,16 @@ from assistant.views import GAME, ViewState  # noqa: E402
 from engine.text import tr as make_text  # noqa: E402
 
 log = logging.getLogger(__name__)
+
+
+def _no_cut_buffer_alarm(record: logging.LogRecord) -> bool:
+    """Drop Kivy's CRITICAL record (two tracebacks) when it finds neither xclip nor xsel for X's
+    middle-click paste buffer, which its text fields look for whatever the clipboard: a kiosk
+    has no such buffer, and copy and paste still work (SDL's clipboard)."""
+    return not record.getMessage().startswith("Cutbuffer: Unable to find any valuable Cutbuffer provider")
+
+
+Logger.addFilter(_no_cut_buffer_alarm)
 
 KV_DIR = Path(__file__).resolve().parent / "kv"
 BASE_SIZE = (800, 480)
