@@ -1,5 +1,6 @@
 """The systemd unit, udev rules and install script agree with each other and with the settings."""
 import configparser
+import json
 import re
 import shutil
 import subprocess
@@ -12,6 +13,12 @@ from assistant import settings as settings_mod
 ROOT = Path(__file__).resolve().parents[2]
 SYSTEMD = ROOT / "systemd"
 INSTALL = (SYSTEMD / "install.sh").read_text()
+
+
+def directives(name: str) -> list[str]:
+    """Every value given to ``name`` in the unit (configparser keeps only the last)."""
+    text = (SYSTEMD / "table-assistant.service").read_text()
+    return re.findall(rf"^{name}=(.*)$", text, flags=re.MULTILINE)
 
 
 def unit() -> configparser.ConfigParser:
@@ -75,7 +82,8 @@ def test_the_state_dir_override_in_the_unit_is_a_real_setting():
 
 def test_the_install_script_installs_files_that_exist():
     shipped = re.findall(r'"\$SRC/systemd/([\w.-]+)"', INSTALL)
-    assert sorted(shipped) == ["99-table-assistant.rules", "table-assistant.service"]
+    assert sorted(shipped) == ["99-table-assistant.rules", "table-assistant.modules.conf",
+                               "table-assistant.polkit.rules", "table-assistant.service"]
     assert all((SYSTEMD / name).is_file() for name in shipped)
 
 
@@ -114,3 +122,65 @@ def test_systemd_accepts_the_unit(tmp_path):
     copy.write_text(re.sub(r"^ExecStart=\S+", "ExecStart=/bin/true", text, flags=re.MULTILINE))
     result = subprocess.run(["systemd-analyze", "verify", str(copy)], capture_output=True, text=True)
     assert result.returncode == 0 and result.stderr == "", result.stderr
+
+
+POWER_ACTIONS = {"org.freedesktop.login1.power-off", "org.freedesktop.login1.power-off-multiple-sessions",
+                 "org.freedesktop.login1.reboot", "org.freedesktop.login1.reboot-multiple-sessions"}
+
+
+def test_the_polkit_rule_names_the_kiosks_user_and_only_the_power_actions():
+    rule = (SYSTEMD / "table-assistant.polkit.rules").read_text()
+    assert set(re.findall(r'"(org\.freedesktop\.[\w.-]+)"', rule)) == POWER_ACTIONS
+    assert re.findall(r'subject\.user === "([^"]+)"', rule) == [script_value("APP_USER")]
+    assert "/etc/polkit-1/rules.d/50-table-assistant.rules" in INSTALL
+    assert "polkitd" in INSTALL  # Raspberry Pi OS Lite may come without polkit
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_polkit_lets_the_kiosks_user_power_off_and_restart_and_nothing_more():
+    """The rule run as polkit runs it: polkit.addRule(function (action, subject) {...})."""
+    judge = """
+const fs = require("fs"), vm = require("vm");
+const rules = [];
+const polkit = {Result: {YES: "yes", NO: "no", AUTH_ADMIN: "auth_admin"}, addRule: (rule) => rules.push(rule)};
+vm.runInNewContext(fs.readFileSync(process.argv[1], "utf8"), {polkit}, {filename: process.argv[1]});
+const asked = JSON.parse(process.argv[2]);
+const answer = (user, id) => rules.map((rule) => rule({id}, {user})).find((r) => r !== undefined);
+console.log(JSON.stringify(asked.map(([user, id]) => answer(user, id) ?? "polkit's default")));
+"""
+    others = ["org.freedesktop.login1.power-off-ignore-inhibit", "org.freedesktop.login1.suspend",
+              "org.freedesktop.login1.halt", "org.freedesktop.systemd1.manage-units"]
+    asked = ([["table-assistant", action] for action in sorted(POWER_ACTIONS) + others]
+             + [["nobody", action] for action in sorted(POWER_ACTIONS)])
+    done = subprocess.run(["node", "-e", judge, str(SYSTEMD / "table-assistant.polkit.rules"), json.dumps(asked)],
+                          capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == ["yes"] * len(POWER_ACTIONS) + ["polkit's default"] * (len(others) + 4)
+
+
+def test_the_locked_down_unit_still_reaches_what_the_kiosk_uses():
+    service = unit()["Service"]
+    # the idle blanker writes /sys/class/backlight/*/bl_power; gpiozero reads /proc/device-tree
+    assert service.get("ProtectKernelTunables", "no") == "no" and service.get("ProcSubset", "all") == "all"
+    # Power off: logind and polkit on the system bus; the watchdog: systemd's notify socket
+    assert "AF_UNIX" in service["RestrictAddressFamilies"].split()
+    assert service["DevicePolicy"] == "closed"
+    kinds = {value.split()[0] for value in directives("DeviceAllow")}
+    assert kinds == {"char-drm", "char-input", "char-video4linux", "char-media", "char-dma_heap", "char-gpiochip",
+                     "char-ttyACM", "char-ttyUSB", "char-ttyAMA", "char-ttyS"}
+    # a camera or panel plugged in after the start: its kind was known at the start
+    modules = (SYSTEMD / "table-assistant.modules.conf").read_text().split("\n")
+    assert {"videodev", "cdc_acm", "usbserial"} <= set(modules)
+    assert service["SystemCallErrorNumber"] == "EPERM"  # a call outside the filter fails, without a kill
+    assert service["UMask"] == "0077" and service["StateDirectoryMode"] == "0700"
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed")
+def test_systemd_rates_the_unit_ok_or_better(tmp_path):
+    text = (SYSTEMD / "table-assistant.service").read_text()
+    copy = tmp_path / "table-assistant.service"
+    copy.write_text(re.sub(r"^ExecStart=\S+", "ExecStart=/bin/true", text, flags=re.MULTILINE))
+    result = subprocess.run(["systemd-analyze", "security", "--offline=yes", "--threshold=40", "--no-pager",
+                             str(copy)], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr
+    assert "--threshold=40 table-assistant.service" in INSTALL  # install.sh checks the installed unit the same way

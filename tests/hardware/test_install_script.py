@@ -1,6 +1,7 @@
 """systemd/install.sh run into a fake root (DESTDIR), with stand-ins for the system's commands that
 write down how they were called: twice gives the same files, a desktop is left the screen until
-the reboot, the power button and the read-only root are set once however often it runs."""
+the reboot, the power button and the read-only root are set once however often it runs, the
+kiosk's user may power off, and the unit's lock-down is checked."""
 import hashlib
 import os
 import stat
@@ -23,6 +24,7 @@ STUBS = {
     "raspi-config": "",
     "mount": "",
     "mountpoint": "exit 1",
+    "systemd-analyze": '[ ! -e "$FAKE/unit-loosened" ]',
     "id": 'grep -qx "$2" "$FAKE/users" 2>/dev/null',
     "useradd": 'echo "${!#}" >>"$FAKE/users"',
     "systemctl": """case $1 in
@@ -77,12 +79,28 @@ def test_a_second_run_changes_no_file_and_starts_the_kiosk_again(machine):
     machine.install()
     first = machine.files()
     assert {"etc/systemd/system/table-assistant.service", "etc/udev/rules.d/99-table-assistant.rules",
+            "etc/polkit-1/rules.d/50-table-assistant.rules", "etc/modules-load.d/table-assistant.conf",
             "etc/table-assistant/config.toml", "opt/table-assistant/venv/bin/table-assistant"} <= set(first)
     assert "systemctl start table-assistant.service" in machine.calls
     assert "table-assistant doctor" in machine.calls
     machine.install()
     assert machine.files() == first
     assert sum(call.startswith("useradd") for call in machine.calls) == 0  # the user is there already
+    assert "systemctl start table-assistant.service" in machine.calls
+
+
+def test_the_kiosks_user_may_power_off_and_the_locked_down_unit_is_checked(machine):
+    out = machine.install()
+    rule = machine.root / "etc/polkit-1/rules.d/50-table-assistant.rules"
+    assert rule.read_bytes() == (ROOT_DIR / "systemd/table-assistant.polkit.rules").read_bytes()
+    assert stat.S_IMODE(rule.stat().st_mode) == 0o644  # polkitd reads it as its own user
+    modules = machine.root / "etc/modules-load.d/table-assistant.conf"
+    assert "cdc_acm" in modules.read_text().split() and stat.S_IMODE(modules.stat().st_mode) == 0o644
+    assert "systemctl restart systemd-modules-load.service" in machine.calls
+    assert "systemd-analyze security --threshold=40 table-assistant.service" in machine.calls
+    assert "less locked down" not in out
+    (machine.fake / "unit-loosened").touch()  # e.g. a drop-in that turns the locks off
+    assert "table-assistant.service is less locked down than it should be" in machine.install()
     assert "systemctl start table-assistant.service" in machine.calls
 
 
