@@ -1,5 +1,10 @@
 """Hilo: every player's grid, the discard and the drawn card, HILO prompts, the round summary and
-the running scores (table and chart); cards drawn or turned up are entered by colour and value."""
+the running scores (table and chart); cards drawn or turned up are entered by colour and value.
+
+From four players the grids would be too small to read or touch at 800x480: the grid in play is
+shown large (the mover's, the one being turned up, in setup the next to turn up) and every
+grid small beside it; a small grid tapped shows that grid large until the next move (in setup,
+the player about to turn up a card picks their own), or names the youngest in a tie."""
 from __future__ import annotations
 
 from kivy.app import App
@@ -18,20 +23,19 @@ from assistant.views import ViewState
 from engine.core import TERMINAL
 from engine.hilo import (VERTICAL, BoardCard, BoardGrid, Draw, Flip, HiloBoard, Keep, Place, Remove, Reveal, Seen,
                          Slide, Take, Youngest, line_name, place)
+from engine.hilo.state import SETUP_REVEALS
 from engine.text import Text, tr
 
+FOCUS_FROM = 4  # players from which the grid in play is shown large and every grid small beside it
 
-class CardView(ButtonBehavior, Label):
+
+class CardFace(Label):
     """One card: face up (colour and value), face down, or the hole a diagonal left."""
 
     face = StringProperty("down")   # "up", "down", "gap" or "none" (no card)
     rgba = ColorProperty(palette.UNKNOWN)
     ink = ColorProperty(palette.TEXT)
     mark = StringProperty("")       # "hilo": in a HILO line; "pending": being turned up
-    seat = NumericProperty(-1)
-    row = NumericProperty(0)
-    col = NumericProperty(0)
-    board = ObjectProperty(None, allownone=True)
 
     def show(self, card: BoardCard | None) -> None:
         if card is None:
@@ -42,21 +46,42 @@ class CardView(ButtonBehavior, Label):
         if card.face == "up":
             self.rgba, self.ink = palette.colour(card.colour), palette.ink(card.colour)
 
+
+class CardView(ButtonBehavior, CardFace):
+    """A card of the grid shown large: a touch on it goes to the board."""
+
+    seat = NumericProperty(-1)
+    row = NumericProperty(0)
+    col = NumericProperty(0)
+    board = ObjectProperty(None, allownone=True)
+
     def on_release(self):
         if self.board is not None and self.seat >= 0:
             self.board.cell_tapped(self.seat, self.row, self.col)
 
 
-class PlayerGrid(BoxLayout):
-    """A player's name, points and 3x3 (or smaller) grid."""
+class GridName(BoxLayout):
+    """A grid's player name and total, on the player's colour."""
+
+    name_text = StringProperty("")
+    total_text = StringProperty("")
+    rgba = ColorProperty(palette.UNKNOWN)
+    ink = ColorProperty(palette.TEXT)
+    wanted = NumericProperty(17)
+    pad = NumericProperty(6)
+    total_width = NumericProperty(48)
+
+
+class GridBase(BoxLayout):
+    """A player's name, total and 3x3 (or smaller) grid of cards."""
 
     seat = NumericProperty(0)
     name = StringProperty("")
     rgba = ColorProperty(palette.UNKNOWN)
     ink = ColorProperty(palette.TEXT)
     active = BooleanProperty(False)
+    large = BooleanProperty(False)  # a small grid whose seat is shown large beside
     total = StringProperty("")
-    points = StringProperty("")
     rows = NumericProperty(3)
     cols = NumericProperty(3)
     board = ObjectProperty(None, allownone=True)
@@ -69,9 +94,36 @@ class PlayerGrid(BoxLayout):
             cells.clear_widgets()
             for r in range(rows):
                 for c in range(cols):
-                    cells.add_widget(CardView(seat=self.seat, row=r, col=c, board=self.board))
-        for view in cells.children:
-            view.show(grid.cells[view.row][view.col])
+                    cells.add_widget(self.card(r, c))
+        for index, view in enumerate(reversed(cells.children)):
+            view.show(grid.cells[index // cols][index % cols])
+
+    def card(self, row: int, col: int) -> CardFace:
+        raise NotImplementedError
+
+
+class PlayerGrid(GridBase):
+    """A grid shown large, its points too: its cards take touches."""
+
+    points = StringProperty("")
+
+    def show(self, grid: BoardGrid) -> None:
+        super().show(grid)
+        for view in self.ids.cells.children:  # the large grid beside small ones shows one seat, then another
+            view.seat = self.seat
+
+    def card(self, row: int, col: int) -> CardFace:
+        return CardView(seat=self.seat, row=row, col=col, board=self.board)
+
+
+class SmallGrid(ButtonBehavior, GridBase):
+    """A grid shown small beside the large one: a touch on it goes to the board."""
+
+    def card(self, row: int, col: int) -> CardFace:
+        return CardFace()
+
+    def on_release(self):
+        self.board.grid_tapped(self.seat)
 
 
 class HiloBoardWidget(BoxLayout):
@@ -83,25 +135,43 @@ class HiloBoardWidget(BoxLayout):
     hand_shown = BooleanProperty(False)
     mode = StringProperty("place")       # what a tap on a grid does with the drawn card: place / flip
 
+    focused = BooleanProperty(False)  # one grid large, every grid small (FOCUS_FROM players)
+
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self._match_id = None
+        self._large = self.ids.large.__self__  # kept: in the row only when focused
+        self._chosen: tuple[int, int] | None = None  # (seat, moves): a small grid tapped
+        self._in_play = 0  # the seat of the grid in play (see _focus)
 
     def update(self, view: ViewState) -> None:
         app = App.get_running_app()
         board: HiloBoard = view.board
-        if view.match_id != self._match_id or len(self.ids.grids.children) != len(view.seats):
-            self._match_id = view.match_id
-            self.ids.grids.clear_widgets()
+        grids = self.ids.grids
+        if view.match_id != self._match_id or len(grids.children) != len(view.seats):
+            self._match_id, self._chosen, self._in_play = view.match_id, None, 0
+            self.focused = len(view.seats) >= FOCUS_FROM
+            grids.clear_widgets()
             for seat in range(len(view.seats)):
-                self.ids.grids.add_widget(PlayerGrid(seat=seat, board=self))
-        for widget in self.ids.grids.children:
+                grids.add_widget((SmallGrid if self.focused else PlayerGrid)(seat=seat, board=self))
+            if self._large.parent is not None and not self.focused:
+                self.ids.grids_row.remove_widget(self._large)
+            elif self._large.parent is None and self.focused:
+                self.ids.grids_row.add_widget(self._large, index=1)
+        shown = list(grids.children)
+        if self.focused:
+            self._large.seat = self._focus(view)
+            shown.append(self._large)
+        for widget in shown:
             info, grid = view.seats[widget.seat], board.grids[widget.seat]
             widget.name, widget.rgba, widget.ink = info.name, palette.colour(info.colour), palette.ink(info.colour)
             widget.active = info.to_play or grid.revealing
             widget.total = str(grid.total)
-            widget.points = app.tr("{shown} face up, about {expected} in all", shown=grid.known,
-                                   expected=f"{float(grid.expected):.1f}")
+            if isinstance(widget, PlayerGrid):
+                widget.points = app.tr("{shown} face up, about {expected} in all", shown=grid.known,
+                                       expected=f"{float(grid.expected):.1f}")
+            else:
+                widget.large = widget.seat == self._large.seat
             widget.show(grid)
         self.ids.discard.show(board.discard)
         self.ids.hand.show(board.drawn)
@@ -112,6 +182,34 @@ class HiloBoardWidget(BoxLayout):
                                 turns=board.last_turns) if board.trigger is not None and board.last_turns else ""
         best = next((c for c in view.choices if c.advice), None)
         self.coach_text = app.t(tr("Best: {advice}", advice=best.advice)) if best else ""
+
+    def _focus(self, view: ViewState) -> int:
+        """The seat whose grid is shown large: the one being turned up, else a small grid tapped
+        since the last move (in setup: while that player has cards to turn up), else the grid in
+        play: the mover's, in setup the first with cards to turn up, else the last one (a card
+        drawn for the mover)."""
+        board: HiloBoard = view.board
+        revealing = next((seat for seat, grid in enumerate(board.grids) if grid.revealing), None)
+        to_turn_up = [seat for seat, grid in enumerate(board.grids) if face_up(grid) < SETUP_REVEALS]
+        setup = board.phase == HiloBoard.SETUP
+        if revealing is not None:
+            self._in_play = revealing
+        elif board.mover is not None:
+            self._in_play = board.mover
+        elif setup and to_turn_up:
+            self._in_play = to_turn_up[0]
+        if revealing is None and self._chosen is not None:
+            seat, moves = self._chosen
+            if moves == view.moves or (setup and seat in to_turn_up):
+                return seat
+        return self._in_play
+
+    def grid_tapped(self, seat: int) -> None:
+        """A touch on a small grid: the youngest named in a tie, else that grid shown large."""
+        if self.screen.view.board.phase == HiloBoard.TIE:
+            return self.screen.attempt(Youngest(seat))
+        self._chosen = (seat, self.screen.view.moves)
+        self.update(self.screen.view)
 
     def cell_tapped(self, seat: int, row: int, col: int) -> None:
         """A touch on a grid card: what it means depends on the step of the turn."""
@@ -136,6 +234,10 @@ class HiloBoardWidget(BoxLayout):
 
     def set_mode(self, mode: str) -> None:
         self.mode = mode
+
+
+def face_up(grid: BoardGrid) -> int:
+    return sum(card is not None and card.face == "up" for line in grid.cells for card in line)
 
 
 class ScoresPanel(Hideable):

@@ -1,5 +1,6 @@
 """The Hilo screen driven by simulated touches: the discard, setup reveals, drawing and flipping,
-"why not?", undo, the HILO prompt, the round summary, the final ranking; at 800x480 and 1280x720."""
+"why not?", undo, the HILO prompt, the round summary, the final ranking; at 800x480 and 1280x720;
+from four players, the grid in play large beside every grid small."""
 import random
 
 import pytest
@@ -144,3 +145,51 @@ def test_the_round_summary_covers_the_board_and_reads(ui, session):
     assert min(label.font_size for label in ui.widgets("FitLabel", root=panel)) >= 12
     ui.tap_text("Continue")
     assert not panel.open
+
+
+def pick(ui, initial, value):
+    """A card entered with the picker's buttons (a card on a grid may show the same value)."""
+    ui.tap(ui.one("KindButton", text=initial))
+    ui.tap(ui.one("ValueButton", value=value))
+
+
+def test_four_players_the_grid_in_play_large_beside_every_grid_small(ui, session):
+    session.new_match("hilo", ["Ana", "Ben", "Chloé", "Dev"])
+    ui.frames()
+    board = ui.screen.board
+    large = board.ids.large
+    assert len(ui.widgets("SmallGrid")) == 4 and len(ui.widgets("PlayerGrid")) == 1
+    pick(ui, "R", 7)
+    assert large.seat == 0 and ui.one("SmallGrid", seat=0).large  # Ana turns up first
+    ui.tap(card(ui, 0, 0, 0))
+    pick(ui, "B", 5)
+    assert large.seat == 0  # her second card
+    ui.tap(ui.one("SmallGrid", seat=2))  # Chloé turns hers up now
+    assert large.seat == 2 and not ui.one("SmallGrid", seat=0).large
+    for row, colour, value in [(0, "G", 4), (1, "Y", 6)]:
+        ui.tap(card(ui, 2, row, 0))
+        assert session.view.last == str(Reveal(2, row, 0))
+        pick(ui, colour, value)
+        assert ui.one("SmallGrid", seat=2).ids.cells.children[-1 - 3 * row].text == str(value)
+    assert large.seat == 0  # Chloé is done: the first with a card to turn up
+    ui.tap(card(ui, 0, 1, 1))
+    pick(ui, "O", 5)  # Ana 10, as Chloé
+    for seat, colour in [(1, "P"), (3, "K")]:
+        assert large.seat == seat
+        for row in range(2):
+            ui.tap(card(ui, seat, row, 2))
+            pick(ui, colour, row + 1)
+    assert session.view.board.phase == ph.TIE
+    assert findings(ui) == []  # the cards shown large read and take a finger
+    assert min(min(w.size) for w in large.ids.cells.children) >= 48
+    ui.shot("hilo-four-players-tie")
+    ui.tap(ui.one("SmallGrid", seat=2))  # Chloé is the youngest
+    view = session.view
+    assert view.board.phase == ph.TURN and view.to_play == 2 and large.seat == 2
+
+    ui.tap(ui.one("SmallGrid", seat=1))  # a look at Ben's grid, large
+    assert large.seat == 1
+    ui.tap(card(ui, 1, 0, 0))
+    assert session.view.moves == view.moves and "Now:" in ui.app.message_text  # Chloé's turn
+    ui.tap(ui.choice("Draw from the pile"))
+    assert large.seat == 2  # the next move: the mover's grid again

@@ -99,14 +99,17 @@ def test_home_screens(ui, session):
     assert not found, "\n".join(found)
 
 
-# Each game's states, with (players). Hilo from four players is left out: its grids' cards are
-# under 48 px at 800x480 (every move they offer is in the side list), a known limit.
+# Each game's states, with (players).
 GAMES = {
     "hilo": [
         ("setup", 2, lambda v: True),
         ("turn", 2, lambda v: v.board.phase == "turn"),
         ("drawn", 3, lambda v: v.board.phase == "drawn"),
+        ("four-players-drawn", 4, lambda v: v.board.phase == "drawn"),
+        ("six-players-setup", 6, lambda v: True),
+        ("six-players-turn", 6, lambda v: v.board.phase == "turn"),
         ("round-summary", 2, lambda v: len(v.board.rounds) == 1),
+        ("six-players-round-summary", 6, lambda v: len(v.board.rounds) == 1),
         ("over", 2, over),
     ],
     "excape": [
