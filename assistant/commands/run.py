@@ -236,7 +236,6 @@ class Devices:
             return
         watcher = TableWatcher(StableReader.from_settings(self.feed.timed(reader.read),
                                                           self.settings.section("vision.stillness")))
-        auto_apply = self.settings["camera.auto_apply"]
         empty: list = []
         while True:
             frame = latest.get(timeout=0.2)
@@ -258,7 +257,7 @@ class Devices:
                 self._check_table(reader.background, frame.image, app)
             state = session.position  # an immutable snapshot: safe to read from this thread
             if observation is not None and state is not None and not state.is_terminal():
-                event = judge(state, observation.faces(), auto_apply)
+                event = judge(state, observation.faces(), self.feed.auto_apply)  # set on the settings screen too
                 if event is not None:
                     app.post(lambda read_in=state, seen=event: session.camera(read_in, seen))
 

@@ -24,8 +24,12 @@ log = logging.getLogger(__name__)
 LANGUAGE_NAMES = {"en": "English", "fr": "Français"}
 
 
+AUTO_APPLY_RANGE = (50, 100)  # the auto-apply levels offered, in percent (100: only a reading nothing else explains)
+
+
 class SettingsScreen(Screen):
     advice = BooleanProperty(True)
+    has_camera = BooleanProperty(False)
     auto_apply_text = StringProperty("")
     keep_text = StringProperty("")
     powering_off = BooleanProperty(False)  # the first tap on Power off asks to confirm
@@ -34,9 +38,10 @@ class SettingsScreen(Screen):
         app = App.get_running_app()
         self.advice = app.session.advice_enabled
         feed = app.camera_feed
+        self.has_camera = feed is not None
         self.auto_apply_text = app.tr(
-            "The camera plays a reading by itself when it is {percent}% sure (camera.auto_apply); "
-            "below, it asks you to confirm.", percent=round(100 * feed.auto_apply)) if feed is not None else ""
+            "The camera plays a reading by itself when it is {percent}% sure; below, it asks you to confirm.",
+            percent=round(100 * feed.auto_apply)) if feed is not None else ""
         self.keep_text = (app.tr("Changes are kept for the next starts in {path}.", path=str(app.settings.user_path))
                           if app.settings is not None else app.tr("These settings last until the app restarts."))
 
@@ -58,6 +63,15 @@ class SettingsScreen(Screen):
         App.get_running_app().session.advice_enabled = on
         self.advice = on
         self._keep("ui.show_advice", on)
+
+    def auto_apply(self, step: int) -> None:
+        """The camera's auto-apply level ``step`` percent up or down (camera.auto_apply)."""
+        app = App.get_running_app()
+        low, high = AUTO_APPLY_RANGE
+        percent = min(high, max(low, round(100 * app.camera_feed.auto_apply) + step))
+        app.camera_feed.auto_apply = percent / 100  # what the camera's reader judges by from now on
+        self.update(app.session.view)
+        self._keep("camera.auto_apply", percent / 100)
 
     def camera(self) -> None:
         App.get_running_app().session.open_screen("camera")

@@ -1,6 +1,8 @@
 """The kiosk's devices are optional: each one missing is said once and the touch entry stays."""
 import threading
 
+import pytest
+
 from assistant import settings as settings_mod
 from assistant.commands.run import Devices
 from assistant.session import Session
@@ -141,7 +143,8 @@ def test_the_kiosk_says_once_when_the_camera_no_longer_sees_the_learnt_table(tmp
                          "clear the table and touch Empty table."]}
 
 
-def test_the_camera_plays_a_sure_roll_by_itself_and_announces_it(tmp_path, monkeypatch):
+@pytest.mark.parametrize("lowered", ["in the settings", "on the settings screen"])
+def test_the_camera_plays_a_sure_roll_by_itself_and_announces_it(tmp_path, monkeypatch, lowered):
     import queue
     import time
 
@@ -159,7 +162,8 @@ def test_the_camera_plays_a_sure_roll_by_itself_and_announces_it(tmp_path, monke
     # slow enough for the reader to take them all (it drops those that come faster)
     devices = devices_with(tmp_path, monkeypatch, **{
         "camera.source": "images", "camera.path": str(recording), "camera.fps": "20",
-        "camera.auto_apply": "0.5", "app.state_dir": str(tmp_path / "state")})
+        "camera.auto_apply": "0.5" if lowered == "in the settings" else "1.01", "app.state_dir": str(tmp_path / "state")})
+    devices.feed.auto_apply = 0.5  # as the settings screen sets it
     posted = queue.Queue()
     app = FakeApp()
     app.post = posted.put  # as TableApp does, the camera's verdicts are run on the session's thread

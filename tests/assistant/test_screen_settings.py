@@ -27,6 +27,7 @@ def session(ui):
     ui.app.power_off, ui.app.can_power_off = None, False
     ui.app.learn_empty_table, ui.app.can_learn_table = None, False
     ui.app.settings = None
+    ui.app.camera_feed = None
     ui.app.set_language("en")
     session.advice_enabled = True
     session.close_screen()
@@ -94,6 +95,26 @@ def test_a_change_that_cannot_be_kept_is_said_and_still_holds(ui, session, tmp_p
     assert findings(ui) == []
     ui.shot("settings-not-kept")
     assert user_settings(tmp_path)["ui.show_advice"] is True
+
+
+def test_the_camera_auto_apply_level_changes_and_is_kept(ui, session, tmp_path):
+    from assistant.camera_feed import CameraFeed
+
+    with pytest.raises(AssertionError, match="no button '\\+'"):
+        ui.button("+")  # no camera
+    ui.app.settings = user_settings(tmp_path)
+    feed = ui.app.camera_feed = CameraFeed(auto_apply=0.98)
+    session.open_screen("settings")
+    ui.tap_text("+")
+    ui.tap_text("+")
+    ui.tap_text("+")  # 100% at most
+    assert feed.auto_apply == 1.0 and "when it is 100% sure" in ui.screen.auto_apply_text
+    for _ in range(3):
+        ui.tap_text("-")
+    assert feed.auto_apply == pytest.approx(0.97)
+    assert findings(ui) == []
+    ui.shot("settings-camera")
+    assert user_settings(tmp_path)["camera.auto_apply"] == pytest.approx(0.97)
 
 
 def test_the_kiosk_gives_the_app_its_settings(tmp_path, monkeypatch):
