@@ -150,6 +150,7 @@ class TableApp(App):
     can_power_off = BooleanProperty(False)
 
     blanker: IdleBlanker | None = None  # set when the screen darkens when idle (ui.blank_after_s)
+    buzzer: Any = None  # the GPIO lights' buzzer, when one is wired: hardware.indicators.Indicators
 
     def __init__(self, session: Session, *, language: str = "en",
                  game_defaults: Mapping[str, Mapping[str, Any]] | None = None,

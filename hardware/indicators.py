@@ -47,7 +47,8 @@ PATTERNS: Mapping[Feedback, Pattern] = {
 
 
 class Indicators:
-    """An ok LED, an alert LED and a buzzer on GPIO pins (0 = not wired)."""
+    """An ok LED, an alert LED and a buzzer on GPIO pins (0 = not wired). Without ``beep`` the
+    buzzer's pin is left alone until ``set_beep(True)``."""
 
     def __init__(
         self,
@@ -59,18 +60,40 @@ class Indicators:
         beep: bool = True,
         patterns: Mapping[Feedback, Pattern] = PATTERNS,
     ):
-        from gpiozero import LED, Buzzer
+        from gpiozero import LED
 
         self._patterns = patterns
+        self._pin_factory = pin_factory
+        self._buzzer_pin = buzzer
         self._outputs = {}
         try:
-            for role, pin, kind in (("ok", led_ok, LED), ("alert", led_alert, LED),
-                                    ("buzzer", buzzer if beep else gpio.NOT_WIRED, Buzzer)):
+            for role, pin in (("ok", led_ok), ("alert", led_alert)):
                 if pin != gpio.NOT_WIRED:
-                    self._outputs[role] = kind(pin, pin_factory=pin_factory)
+                    self._outputs[role] = LED(pin, pin_factory=pin_factory)
+            if beep:
+                self.set_beep(True)
         except Exception:
             self.close()
             raise
+
+    @property
+    def has_buzzer(self) -> bool:
+        return self._buzzer_pin != gpio.NOT_WIRED
+
+    @property
+    def beep(self) -> bool:
+        return "buzzer" in self._outputs
+
+    def set_beep(self, on: bool) -> None:
+        """Sound the buzzer from the next signal, or not (its pin then released)."""
+        from gpiozero import Buzzer
+
+        if on and not self.beep and self.has_buzzer:
+            self._outputs["buzzer"] = Buzzer(self._buzzer_pin, pin_factory=self._pin_factory)
+        elif not on and self.beep:
+            device = self._outputs.pop("buzzer")
+            device.off()
+            device.close()
 
     def signal(self, feedback: Feedback) -> None:
         """Start the pattern for ``feedback``; returns at once."""
@@ -115,7 +138,7 @@ def open_indicators(
 ) -> Indicators | NoIndicators:
     """The lights and buzzer of the [gpio] settings, or ``NoIndicators`` when GPIO is off or missing."""
     config = gpio.GpioConfig.of(config)
-    wired = (config.led_ok, config.led_alert, config.buzzer if config.beep else gpio.NOT_WIRED)
+    wired = (config.led_ok, config.led_alert, config.buzzer)  # a silent buzzer may be turned on later
     if not config.enabled or not any(wired):
         return NoIndicators()
     factory = gpio.pin_factory(pin_factory)

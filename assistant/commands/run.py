@@ -153,6 +153,8 @@ class Devices:
         indicators = open_indicators(gpio)
         self._closers.append(indicators.close)
         self._indicators = None if isinstance(indicators, NoIndicators) else indicators
+        if self._indicators is not None and self._indicators.has_buzzer:
+            app.buzzer = self._indicators  # the settings screen's sound switch
         self._start_panel(app.post_intent, app.post_notice)
         self._start_camera(session, app)
         session.subscribe(self._feedback)

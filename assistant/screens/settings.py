@@ -1,5 +1,6 @@
-"""Settings, over home or a game: the language, the advice, the camera (its view, the empty
-table, its auto-apply level) and, on a kiosk, powering the machine off (a second tap confirms).
+"""Settings, over home or a game: the language, the advice, the buzzer's sound, the camera (its
+view, the empty table, its auto-apply level) and, on a kiosk, powering the machine off (a second
+tap confirms).
 
 Changes apply at once and are kept in the user's configuration file for the next starts (when
 the app is given its settings); a file that cannot be written is said, and the change holds
@@ -30,6 +31,8 @@ AUTO_APPLY_RANGE = (50, 100)  # the auto-apply levels offered, in percent (100: 
 class SettingsScreen(Screen):
     advice = BooleanProperty(True)
     has_camera = BooleanProperty(False)
+    has_sound = BooleanProperty(False)  # a buzzer is wired
+    sound = BooleanProperty(False)
     auto_apply_text = StringProperty("")
     keep_text = StringProperty("")
     powering_off = BooleanProperty(False)  # the first tap on Power off asks to confirm
@@ -37,6 +40,8 @@ class SettingsScreen(Screen):
     def update(self, view: ViewState) -> None:
         app = App.get_running_app()
         self.advice = app.session.advice_enabled
+        self.has_sound = app.buzzer is not None
+        self.sound = self.has_sound and app.buzzer.beep
         feed = app.camera_feed
         self.has_camera = feed is not None
         self.auto_apply_text = app.tr(
@@ -63,6 +68,17 @@ class SettingsScreen(Screen):
         App.get_running_app().session.advice_enabled = on
         self.advice = on
         self._keep("ui.show_advice", on)
+
+    def set_sound(self, on: bool) -> None:
+        app = App.get_running_app()
+        try:
+            app.buzzer.set_beep(on)
+        except Exception as exc:  # gpiozero's pin backends raise many kinds
+            log.warning("buzzer: %s", exc)
+            app.session.tell(tr("The buzzer cannot be used: {reason}", reason=str(exc)), ERROR)
+            return
+        self.sound = on
+        self._keep("gpio.beep", on)
 
     def auto_apply(self, step: int) -> None:
         """The camera's auto-apply level ``step`` percent up or down (camera.auto_apply)."""

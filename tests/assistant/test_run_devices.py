@@ -320,3 +320,22 @@ def test_the_window_settings_reach_the_window(tmp_path, monkeypatch):
 
     make_app(argparse.Namespace(size=None, fullscreen=False), settings, Session(Store(IN_MEMORY)))
     assert (seen["rotation"], seen["cursor"], seen["blank_after_s"]) == (180, "hide", 60)
+
+
+@pytest.mark.parametrize("buzzer", [13, 0])
+def test_a_wired_buzzer_is_the_settings_screens_sound_switch(tmp_path, monkeypatch, buzzer):
+    from gpiozero import Device
+    from gpiozero.pins.mock import MockFactory
+
+    monkeypatch.setattr(Device, "pin_factory", MockFactory())
+    devices = devices_with(tmp_path, monkeypatch, **{
+        "gpio.enabled": "true", "gpio.buzzer": str(buzzer), "gpio.beep": "false", "camera.source": "none"})
+    app = FakeApp()
+    devices.start(Session(Store(IN_MEMORY)), app)
+    try:
+        if buzzer:
+            assert app.buzzer.has_buzzer and not app.buzzer.beep  # silent, and can be turned on
+        else:
+            assert not hasattr(app, "buzzer")
+    finally:
+        devices.close()

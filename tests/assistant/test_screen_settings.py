@@ -28,6 +28,7 @@ def session(ui):
     ui.app.learn_empty_table, ui.app.can_learn_table = None, False
     ui.app.settings = None
     ui.app.camera_feed = None
+    ui.app.buzzer = None
     ui.app.set_language("en")
     session.advice_enabled = True
     session.close_screen()
@@ -115,6 +116,54 @@ def test_the_camera_auto_apply_level_changes_and_is_kept(ui, session, tmp_path):
     assert findings(ui) == []
     ui.shot("settings-camera")
     assert user_settings(tmp_path)["camera.auto_apply"] == pytest.approx(0.97)
+
+
+class FakeBuzzer:
+    """The GPIO lights' buzzer, as the settings screen uses it."""
+
+    def __init__(self, beep=True, busy=False):
+        self.beep, self.busy = beep, busy
+
+    def set_beep(self, on):
+        if self.busy:
+            raise RuntimeError("GPIO13 is busy")
+        self.beep = on
+
+
+def test_the_sound_turned_off_and_on_and_kept(ui, session, tmp_path):
+    with pytest.raises(AssertionError, match="no button 'on'"):
+        ui.button("on", root=ui.one("Txt", text="Sound (buzzer)").parent)  # no buzzer
+    ui.app.settings = user_settings(tmp_path)
+    buzzer = ui.app.buzzer = FakeBuzzer()
+    session.open_screen("settings")
+    line = ui.one("Txt", text="Sound (buzzer)").parent
+    assert ui.button("on", root=line).selected
+    ui.tap_text("off", root=line)
+    assert not buzzer.beep and ui.button("off", root=line).selected
+    assert user_settings(tmp_path)["gpio.beep"] is False
+    buzzer.busy = True
+    ui.tap_text("on", root=line)
+    assert not buzzer.beep and ui.button("off", root=line).selected
+    assert session.view.message.kind == "error" and "The buzzer cannot be used: GPIO13 is busy" in ui.app.message_text
+
+
+def test_every_setting_at_once_fits(ui, session, tmp_path):
+    from assistant.camera_feed import CameraFeed
+
+    ui.app.settings = user_settings(tmp_path)
+    ui.app.buzzer, ui.app.camera_feed = FakeBuzzer(), CameraFeed(auto_apply=0.98)
+    ui.app.learn_empty_table, ui.app.can_learn_table = lambda: None, True
+    ui.app.power_off, ui.app.can_power_off = lambda: None, True
+    ui.app.settings.user_path = tmp_path / "var" / "lib" / "table-assistant" / ".config" / "table-assistant" / "x.toml"
+    session.open_screen("settings")
+    session.tell("Table: roll 3 5")  # the message bar takes its room
+    for language in ("en", "fr"):
+        ui.app.set_language(language)
+        assert findings(ui) == []
+        ui.shot(f"settings-all-{language}")
+    ui.tap_text("Éteindre" if ui.app.language == "fr" else "Power off")
+    assert findings(ui) == []
+    ui.shot("settings-all-power-off-sure")
 
 
 def test_the_kiosk_gives_the_app_its_settings(tmp_path, monkeypatch):

@@ -63,6 +63,22 @@ def test_without_beep_the_buzzer_pin_is_left_alone(mock_factory):
     assert states(mock_factory, 13) == [False] and mock_factory.pin(13).function == "input"
 
 
+def test_the_buzzer_turned_on_and_off_while_running(mock_factory):
+    with Indicators(pin_factory=mock_factory, led_ok=5, buzzer=13, beep=False, patterns=FAST) as lights:
+        assert lights.has_buzzer and not lights.beep
+        lights.set_beep(True)
+        lights.signal(Feedback.TURN_CHANGE)
+        wait_until_settled(mock_factory, [5, 13], [5, 3])
+        assert states(mock_factory, 13) == transitions(FAST[Feedback.TURN_CHANGE].buzzer)
+        lights.set_beep(False)
+        assert not lights.beep and mock_factory.pin(13).function == "input"  # released
+        lights.signal(Feedback.ILLEGAL_MOVE)
+        time.sleep(0.05)
+        assert states(mock_factory, 13) == transitions(FAST[Feedback.TURN_CHANGE].buzzer)
+    with Indicators(pin_factory=mock_factory, led_ok=6) as lights:
+        assert not lights.has_buzzer
+
+
 def test_closing_turns_everything_off_and_twice_is_harmless(mock_factory):
     lights = Indicators(pin_factory=mock_factory, led_ok=5, led_alert=6, buzzer=13)
     lights.signal(Feedback.ILLEGAL_MOVE)
