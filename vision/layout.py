@@ -36,9 +36,18 @@ def cards_by_zone(readings: Sequence[CardReading], pose: MatPose, layout: MatLay
 
 
 def grid_cells(zone: Zone, cards: list[tuple[CardReading, tuple[float, float]]]) -> dict[str, Any]:
-    """A Hilo grid as its player sees it: ``shape`` [rows, cols] and ``cells``. Each card takes
-    its nearest printed place (nearest pairs first); rows and columns with no card are closed
-    up, as players slide the cards together; a place inside the grid with no card is ``empty``."""
+    """A Hilo grid as its player sees it: ``shape`` [rows, cols] and ``cells`` (see
+    ``grid_places``); a place inside the grid with no card is ``empty``."""
+    places = grid_places(zone, cards)
+    return {"shape": [len(places), len(places[0]) if places else 0],
+            "cells": [[EMPTY if r is None else r.label for r in row] for row in places]}
+
+
+def grid_places(zone: Zone, cards: list[tuple[CardReading, tuple[float, float]]]) -> list[list[CardReading | None]]:
+    """The readings of a Hilo grid by place, rows from its player's far side and columns left to
+    right as they see them. Each card takes its nearest printed place (nearest pairs first); rows
+    and columns with no card are closed up, as players slide the cards together; a place inside
+    the grid with no card is None."""
     cells = zone.cells()
     pairs = sorted((np.hypot(x - c.x, y - c.y), i, k)
                    for i, (_, (x, y)) in enumerate(cards) for k, c in enumerate(cells))
@@ -50,10 +59,10 @@ def grid_cells(zone: Zone, cards: list[tuple[CardReading, tuple[float, float]]])
             used.add(i)
     rows = sorted({cells[k].row for k in taken})
     cols = sorted({cells[k].col for k in taken})
-    grid = [[EMPTY] * len(cols) for _ in rows]
+    grid: list[list[CardReading | None]] = [[None] * len(cols) for _ in rows]
     for k, reading in taken.items():
-        grid[rows.index(cells[k].row)][cols.index(cells[k].col)] = reading.label
-    return {"shape": [len(rows), len(cols)], "cells": grid}
+        grid[rows.index(cells[k].row)][cols.index(cells[k].col)] = reading
+    return grid
 
 
 def pile_top(cards: list[tuple[CardReading, tuple[float, float]]], zone: Zone) -> str:

@@ -3,11 +3,14 @@
 The games that score a file are those whose ``Game`` declares ``score_file``; each provides
 ``score_text(text, **options)`` (JSON-ready, ValueError naming what is wrong) and
 ``format_score(result)``. Options a file needs (``score_options``, e.g. Splitter's pad) are
-given on the command line; the others come from the club's configuration.
+given on the command line; the others come from the club's configuration. With ``--photo``
+FILE is a photo: of Splitter's paper sheet (``assistant.splitter_sheets``) or of a finished Hilo
+table on its mat (``assistant.hilo_photos``).
 """
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 from engine import registry
@@ -25,8 +28,14 @@ def add_parser(sub) -> None:
     # come between GAME and FILE (argparse matches positionals chunk by chunk).
     parser.add_argument("file", metavar="FILE",
                         help="; ".join(f"{game_id}: {game.score_file}" for game_id, game in sorted(games.items())))
-    parser.add_argument("--photo", action="store_true", help="splitter: FILE is a photo of the paper sheet")
-    parser.add_argument("--match", metavar="FILE", help="with --photo: the saved match, whose rolls check the sheet")
+    parser.add_argument("--photo", action="store_true",
+                        help="FILE is a photo: splitter: of the paper sheet; hilo: of the finished table on its mat")
+    parser.add_argument("--match", metavar="FILE", help="splitter --photo: the saved match, whose rolls check the sheet")
+    parser.add_argument("--enrol", metavar="DIR", help="hilo --photo: learn the deck from DIR/labels.csv "
+                        "(as `eval cards --enrol`) instead of the enrolment in the state directory")
+    parser.add_argument("--ended-by", type=int, metavar="SEAT",
+                        help="hilo --photo: the seat (from 0: the mat's Player 1 is 0) of the player who ended "
+                             "the round, whose score may be doubled; without it nothing is doubled")
     for option in command_line_options(games):
         parser.add_argument(f"--{option}", choices=choices(games, option) or None,
                             help=f"{', '.join(needing(games, option))}: the game's {option} option (required)")
@@ -62,11 +71,14 @@ def run(args, settings) -> int:
         options = {option: getattr(args, option) for option in game.score_options}
     else:  # the club's configured options (Hilo: palette, removal rules)
         options = settings.section(f"games.{args.game}")
-    if args.match is not None and not args.photo:
-        raise UsageError("--match goes with --photo")
-    if args.photo:
-        if args.game != "splitter":
-            raise UsageError("--photo is only for splitter")
+    for flag, photo_game in (("match", "splitter"), ("enrol", "hilo"), ("ended_by", "hilo")):
+        if getattr(args, flag) is not None and not args.photo:
+            raise UsageError(f"--{flag.replace('_', '-')} goes with --photo")
+        if getattr(args, flag) is not None and args.game != photo_game:
+            raise UsageError(f"--{flag.replace('_', '-')} is only for {photo_game}")
+    if args.photo and args.game == "hilo":
+        return score_hilo_photo(args, settings)
+    if args.photo:  # splitter, the other game scored from a photo
         from assistant.splitter_sheets import format_photo_score, score_photo
 
         result = score_photo(args.file, match=args.match, **options)
@@ -78,3 +90,27 @@ def run(args, settings) -> int:
         raise ValueError(f"{args.file}: {getattr(exc, 'strerror', None) or exc}") from exc
     print(json.dumps(result, ensure_ascii=False) if args.json else game.format_score(result))
     return 0
+
+
+def score_hilo_photo(args, settings) -> int:
+    """Exit code 1 when a grid place could not be read (the result says which, and so does stderr)."""
+    import cv2
+
+    from assistant.commands.calibrate_cards import enrolment_path, reader_params
+    from assistant.hilo_photos import format_photo_score, score_photo, unread_lines
+    from engine.hilo import Palette
+    from vision.cards import CardReader, enrol, labelled_photos
+    from vision.card_model import CardModel
+
+    def reader() -> CardReader:
+        params = reader_params(settings)
+        if args.enrol is None:
+            return CardReader(CardModel.load(enrolment_path(settings)), params)
+        return CardReader(enrol(labelled_photos(args.enrol), params)[0], params)
+
+    cv2.setNumThreads(1)
+    result = score_photo(args.file, reader, Palette.parse(settings["games.hilo.palette"]), args.ended_by)
+    print(json.dumps(result, ensure_ascii=False) if args.json else format_photo_score(result))
+    for line in unread_lines(result):
+        print(f"table-assistant score: {args.file}: {line}", file=sys.stderr)
+    return 1 if result["unread"] else 0

@@ -47,14 +47,20 @@ def score_text(text: str, **options: Any) -> dict[str, Any]:
             raise ValueError(f"{where}: expected {{\"name\": ..., \"grid\": [[...], ...]}}")
         names.append(entry["name"])
         grids.append(_grid(entry.get("grid"), entry["name"], palette, seen))
+    return score_grids(names, grids, trigger, palette)
+
+
+def score_grids(names: list[str], grids: list[g.Grid], trigger: int | None, palette: Palette) -> dict[str, Any]:
+    """``score_text``'s result for face-up grids of card ids; ``trigger`` None: nobody is said to
+    have ended the round, so nothing is doubled."""
     removed, sums = [], []
     for grid in grids:
         total, removals, _ = g.best_removals(grid)
         sums.append(total)
         removed.append([_removal(r, palette) for r in removals])
-    scores = round_scores(sums, trigger)
+    scores = round_scores(sums, trigger) if trigger is not None else tuple(sums)
     return {"names": names, "sums": sums, "scores": list(scores), "trigger": trigger,
-            "doubled": scores[trigger] != sums[trigger], "removed": removed}
+            "doubled": scores != tuple(sums), "removed": removed}
 
 
 def format_score(result: dict[str, Any]) -> str:

@@ -63,13 +63,13 @@ def test_the_wrong_pad_a_missing_image_and_an_empty_cell_are_one_line(photo_b, t
     assert "cannot score the sheet, cell (0,2) is empty; cell (7,2) is empty" in capsys.readouterr().err
 
 
-def test_a_photo_is_only_for_splitter_and_a_match_only_with_a_photo(photo_b, tmp_path, capsys):
+def test_a_match_goes_only_with_a_splitter_photo(photo_b, tmp_path, capsys):
     path, _ = photo_b
     with pytest.raises(SystemExit) as exited:  # argparse: FILE is missing
         main(["score", "splitter", "--pad", "B", "--photo"])
     assert exited.value.code == 2
-    assert main(["score", "hilo", "--photo", str(path)]) == 2
-    assert "--photo is only for splitter" in capsys.readouterr().err
+    assert main(["score", "hilo", "--photo", str(path), "--match", str(tmp_path / "m.json")]) == 2
+    assert "--match is only for splitter" in capsys.readouterr().err
     assert main(["score", "splitter", "--pad", "B", str(path), "--match", str(tmp_path / "m.json")]) == 2
     assert "--match goes with --photo" in capsys.readouterr().err
 

@@ -1,0 +1,186 @@
+"""Scoring a finished Hilo round from one photo of its play mat (`score hilo --photo IMAGE`).
+
+The mat, and so its layout, is known from its markers; each grid zone is a seat (seat 0 is the
+mat's "Player 1"). A grid place that cannot be read (a card face down, a reading less sure than
+``SURE``, a card not of the palette, one card read in two places, a place inside the grid where
+no card was found, a card beside the grid's places) or a grid of no Hilo shape is listed in
+``unread``, and then the round is not scored: ``sums``, ``scores``, ``doubled`` and ``removed``
+are null rather than a guess.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import cv2
+
+from assistant.commands.print_mat import all_mat_layouts
+from engine.hilo import grid as g
+from engine.hilo import Palette
+from engine.hilo.score_file import format_score, score_grids
+from engine.text import Text, tr
+from vision.cards import CardReader, CardReading
+from vision.layout import cards_by_zone, grid_places
+from vision.mat import find_mat
+
+# Least sureness (see ``sureness``) of a card that is scored. The reader's value probabilities
+# run low on cards it reads right (0.3 to 0.9 on synthetic tables), so this is well below
+# camera.auto_apply; `bench/score_hilo_photos.py` shows what it lets through.
+SURE = 0.5
+FACE_DOWN_CODE = "??"
+
+
+def sureness(reading: CardReading) -> float:
+    """The probability that the reading is what it says: a card, face down or up, and for a face
+    up card the likeliest colour and value."""
+    if reading.is_face_down:
+        return reading.certainty * reading.face_down
+    colour = max(reading.colours.values()) if reading.colours else 1.0
+    value = max(reading.values.values()) if reading.values else 1.0
+    return reading.certainty * (1.0 - reading.face_down) * colour * value
+
+
+def score_photo(path: str, reader: Callable[[], CardReader], palette: Palette,
+                ended_by: int | None = None) -> dict[str, Any]:
+    """``score_text``'s result for the round in the photo at ``path``, with ``grids`` (per seat,
+    rows of "R7", "??" face down, null where not read), ``cards`` (every card read: ``card``,
+    ``zone``, ``seat``, ``row``, ``column``, ``sureness``) and ``unread`` (``seat``, ``row``,
+    ``column``, ``why``; row and column null for the whole grid). ``reader`` is called once
+    the mat is found. ValueError for an unreadable image, no Hilo mat, or a seat not on it."""
+    image = cv2.imread(str(path))
+    if image is None:
+        raise ValueError(f"{path}: not a readable image")
+    found = find_mat(image, [layout for layout in all_mat_layouts() if layout.game == "hilo"])
+    if found is None:
+        raise ValueError(f"{path}: no Hilo play mat found (too few of its markers show)")
+    pose, layout = found
+    zones = sorted((z for z in layout.zones if z.kind == "grid"), key=lambda z: z.seat)
+    if ended_by is not None and not 0 <= ended_by < len(zones):
+        raise ValueError(f"--ended-by {ended_by}: this mat's seats are 0 to {len(zones) - 1}")
+    placed, unplaced = cards_by_zone(reader().read(image, pose, layout), pose, layout)
+    names = [tr("Player {n}", n=z.seat + 1) for z in zones]
+    cards: list[dict[str, Any]] = []
+    unread: list[dict[str, Any]] = []
+    grids: list[list[list[_Place]]] = []
+    for zone in zones:
+        grid = [[_place(zone.seat, r, c, reading, palette) for c, reading in enumerate(row)]
+                for r, row in enumerate(grid_places(zone, placed[zone.id]))]
+        grids.append(grid)
+        shape = (len(grid), len(grid[0]) if grid else 0)
+        if shape not in g.SHAPES:
+            unread.append(_unread(zone.seat, None, None, tr("{rows}x{cols} cards is no Hilo grid: a card was not seen",
+                                                            rows=shape[0], cols=shape[1])))
+        cards += [_card(p.reading, palette, zone.id, zone.seat, p) for row in grid for p in row
+                  if p.reading is not None]
+        in_place = {id(p.reading) for row in grid for p in row}
+        for reading in (r for r, _ in placed[zone.id] if id(r) not in in_place):
+            cards.append(_card(reading, palette, zone.id, zone.seat))
+            unread.append(_unread(zone.seat, None, None, tr("a card read as {card} lies beside the grid's places",
+                                                            card=cards[-1]["card"])))
+    every = [p for grid in grids for row in grid for p in row]
+    _mark_read_twice(every, palette)
+    unread += [_unread(p.seat, p.row, p.column, p.why) for p in every if p.why is not None]
+    unread.sort(key=lambda u: (u["seat"], u["row"] is not None, u["row"] or 0, u["column"] or 0))
+    for zone in (z for z in layout.zones if z.kind != "grid"):
+        cards += [_card(reading, palette, zone.id) for reading, _ in placed[zone.id]]
+    cards += [_card(reading, palette) for reading in unplaced]
+    if unread:
+        result = {"names": names, "sums": None, "scores": None, "trigger": ended_by, "doubled": None,
+                  "removed": None}
+    else:
+        result = score_grids(names, [tuple(tuple(p.card for p in row) for row in grid) for grid in grids],
+                             ended_by, palette)
+    result.update(grids=[[[p.code(palette) for p in row] for row in grid] for grid in grids], cards=cards,
+                  unread=unread)
+    return result
+
+
+@dataclass
+class _Place:
+    """One place of a seat's grid: the reading there (None: no card found), the palette's card it
+    shows (None when face down, not found or of no colour of the palette), and why it is not
+    read (None when it is)."""
+
+    seat: int
+    row: int
+    column: int
+    reading: CardReading | None
+    card: int | None
+    why: str | None
+
+    def code(self, palette: Palette) -> str | None:
+        if self.reading is not None and self.reading.is_face_down:
+            return FACE_DOWN_CODE
+        return palette.code(self.card) if self.why is None else None
+
+
+def _place(seat: int, row: int, column: int, reading: CardReading | None, palette: Palette) -> _Place:
+    card = _identify(reading, palette) if reading is not None else None
+    return _Place(seat, row, column, reading, card, _why_unread(reading, card, palette))
+
+
+def _identify(reading: CardReading, palette: Palette) -> int | None:
+    if reading.is_face_down:
+        return None
+    try:
+        return palette.read_name(reading.label)
+    except ValueError:
+        return None
+
+
+def _mark_read_twice(places: list[_Place], palette: Palette) -> None:
+    """Every card exists once: a card read surely in several places is not read in any."""
+    count = Counter(p.card for p in places if p.why is None)
+    for p in places:
+        if p.why is None and count[p.card] > 1:
+            p.why = tr("{card} is read in {count} places; every card exists once", card=palette.code(p.card),
+                       count=count[p.card])
+
+
+def _why_unread(reading: CardReading | None, card: int | None, palette: Palette) -> str | None:
+    if reading is None:
+        return tr("no card found here")
+    if reading.is_face_down:
+        return tr("the card is face down; turn every card up before scoring")
+    if card is None:
+        return tr("read as {label}, which is no card of the palette ({colours})", label=reading.label,
+                  colours=palette.listing())
+    if sureness(reading) < SURE:
+        return tr("unsure: read as {card} ({percent} % sure)", card=palette.code(card),
+                  percent=round(100 * sureness(reading)))
+    return None
+
+
+def _card(reading: CardReading, palette: Palette, zone: str | None = None, seat: int | None = None,
+          place: _Place | None = None) -> dict[str, Any]:
+    card = _identify(reading, palette)
+    shown = FACE_DOWN_CODE if reading.is_face_down else reading.label if card is None else palette.code(card)
+    return {"card": shown, "zone": zone, "seat": seat, "row": place.row if place else None,
+            "column": place.column if place else None, "sureness": round(sureness(reading), 3)}
+
+
+def _unread(seat: int, row: int | None, column: int | None, why: str) -> dict[str, Any]:
+    return {"seat": seat, "row": row, "column": column, "why": why}
+
+
+def unread_lines(result: dict[str, Any]) -> list[Text]:
+    """One line per entry of ``unread``, for people: "Player 2, row 1 column 3: ..."."""
+    lines = []
+    for entry in result["unread"]:
+        name = result["names"][entry["seat"]]
+        where = name if entry["row"] is None else tr("{name}, row {row} column {column}", name=name,
+                                                     row=entry["row"] + 1, column=entry["column"] + 1)
+        lines.append(tr("{place}: {why}", place=where, why=entry["why"]))
+    return lines
+
+
+def format_photo_score(result: dict[str, Any]) -> str:
+    """Each seat's grid as read, then the scores or that the round is not scored."""
+    lines = [f"{name}: " + " / ".join(" ".join(code or "--" for code in row) for row in grid)
+             for name, grid in zip(result["names"], result["grids"])]
+    if result["scores"] is None:
+        lines.append(str(tr("not scored: {n} places could not be read", n=len(result["unread"]))))
+    else:
+        lines.append(format_score(result))
+    return "\n".join(lines)
