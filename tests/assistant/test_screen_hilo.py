@@ -193,3 +193,14 @@ def test_four_players_the_grid_in_play_large_beside_every_grid_small(ui, session
     assert session.view.moves == view.moves and "Now:" in ui.app.message_text  # Chloé's turn
     ui.tap(ui.choice("Draw from the pile"))
     assert large.seat == 2  # the next move: the mover's grid again
+
+
+def test_six_players_ranked_all_in_sight(ui, session):
+    session.advice_enabled = False
+    session.new_match("hilo", ["Ana", "Ben", "Chloé", "Dev", "Emma", "Farid"])
+    ui.play_until(lambda v: v.outcome is not None, random.Random(1), limit=5000)
+    ui.frames(2)
+    ranking = ui.screen.ids.ranking
+    assert len(ranking.data) == 6 and ranking.below == 0  # the rows shrink to fit before they scroll
+    assert findings(ui) == []
+    ui.shot("hilo-six-players-over")

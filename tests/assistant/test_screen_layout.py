@@ -111,6 +111,7 @@ GAMES = {
         ("round-summary", 2, lambda v: len(v.board.rounds) == 1),
         ("six-players-round-summary", 6, lambda v: len(v.board.rounds) == 1),
         ("over", 2, over),
+        ("six-players-over", 6, over),
     ],
     "excape": [
         ("rolloff", 3, lambda v: True),
