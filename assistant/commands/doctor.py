@@ -28,6 +28,7 @@ CONFIG_FILE = "/etc/table-assistant/config.toml"
 UNIT_FILE = "etc/systemd/system/table-assistant.service"
 UNIT_STATE_DIR = "/var/lib/table-assistant"  # the unit's StateDirectory=
 UNIT_ENV = {"SDL_VIDEODRIVER": "kmsdrm"}  # what the unit sets that changes what the checks see
+POLKIT_RULE = "etc/polkit-1/rules.d/50-table-assistant.rules"  # where install.sh puts it
 BOOT_CONFIGS = ("boot/firmware/config.txt", "boot/config.txt")  # Bookworm's, then older images'
 SHUTDOWN_OVERLAY_PIN = 3  # dtoverlay=gpio-shutdown's default gpio_pin
 GROUPS = {  # group: what the kiosk needs it for
@@ -348,6 +349,18 @@ def check_power(probes: Probes, gpio: Mapping[str, Any]) -> list[Finding]:
     return [Finding(OK, "power", f"power button on GPIO{', GPIO'.join(map(str, pins))}: it shuts the Pi down safely")]
 
 
+def check_power_off(probes: Probes) -> list[Finding]:
+    """The settings screen's Power off asks logind, which lets the kiosk's user (no root) do it
+    only by the polkit rule that install.sh installs. Off a Raspberry Pi, nothing is said."""
+    if not _read(Path(probes.root, "proc/device-tree/model")).startswith("Raspberry Pi"):
+        return []
+    if "org.freedesktop.login1.power-off" not in _read(Path(probes.root, POLKIT_RULE)):
+        return [Finding(WARN, "polkit", "the settings screen's Power off will be refused: no polkit rule "
+                        f"lets the kiosk's user power off (/{POLKIT_RULE})",
+                        "sudo ./systemd/install.sh (it installs the rule)")]
+    return [Finding(OK, "polkit", "the settings screen can power the Pi off (polkit rule in place)")]
+
+
 def shutdown_pins(root: str = "/") -> list[int]:
     """The pins of dtoverlay=gpio-shutdown lines in the boot configuration."""
     for name in BOOT_CONFIGS:
@@ -418,6 +431,7 @@ def diagnose(settings, probes: Probes) -> list[Finding]:
         *check_empty_table(settings, frame),
         *check_gpio(probes, settings.section("gpio")),
         *check_power(probes, settings.section("gpio")),
+        *check_power_off(probes),
         *check_serial(probes, settings.section("serial")),
         *check_display(probes),
         *check_touch(probes),

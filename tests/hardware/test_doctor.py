@@ -13,6 +13,8 @@ from assistant.commands import doctor
 from fake_pi import connector, pi5_with_dsi, touchscreen
 from vision.capture import Attempt, CaptureError
 
+REPO = Path(__file__).resolve().parents[2]
+
 NOWHERE = Path("/nonexistent/table-assistant.toml")
 ALL_GROUPS = {"video", "render", "input", "gpio", "dialout"}
 BY_ID = "/dev/serial/by-id/usb-Club_Table_Panel_0001-if00"
@@ -35,6 +37,9 @@ def pi(tmp_path, monkeypatch):
     touchscreen(root, 4)
     model(root, "Raspberry Pi 4 Model B Rev 1.5")
     boot_config(root, "dtoverlay=vc4-kms-v3d\ndtoverlay=gpio-shutdown\n")
+    rule = root / doctor.POLKIT_RULE
+    rule.parent.mkdir(parents=True)
+    rule.write_text((REPO / "systemd/table-assistant.polkit.rules").read_text())
     monkeypatch.setattr(f"{__name__}.ROOT", str(root))
     return root
 
@@ -292,6 +297,14 @@ def test_the_power_button(pi, config, pi_model, level, message):
     assert finding.level == level and message in finding.message
     if level == doctor.WARN:
         assert "sudo ./systemd/install.sh --power-button 3" in finding.fix
+
+
+def test_the_screens_power_off_needs_the_polkit_rule(pi):
+    assert only("polkit", healthy()).level == doctor.OK
+    (pi / doctor.POLKIT_RULE).unlink()
+    finding = only("polkit", healthy())
+    assert finding.level == doctor.WARN and "Power off will be refused" in finding.message
+    assert "sudo ./systemd/install.sh" in finding.fix
 
 
 def test_no_power_check_off_a_pi():
