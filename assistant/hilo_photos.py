@@ -3,8 +3,8 @@
 The mat, and so its layout, is known from its markers; each grid zone is a seat (seat 0 is the
 mat's "Player 1"). A grid place that cannot be read (a card face down, a reading less sure than
 ``SURE``, a card not of the palette, one card read in two places, a place inside the grid where
-no card was found, a card beside the grid's places) or a grid of no Hilo shape is listed in
-``unread``, and then the round is not scored: ``sums``, ``scores``, ``doubled`` and ``removed``
+no card was found, a card beside the grid's places), a grid of no Hilo shape or with no card
+is listed in ``unread``, and then the round is not scored: ``sums``, ``scores``, ``doubled`` and ``removed``
 are null rather than a guess.
 """
 from __future__ import annotations
@@ -68,7 +68,10 @@ def score_photo(path: str, reader: Callable[[], CardReader], palette: Palette,
                 for r, row in enumerate(grid_places(zone, placed[zone.id]))]
         grids.append(grid)
         shape = (len(grid), len(grid[0]) if grid else 0)
-        if shape not in g.SHAPES:
+        if not grid:  # possible after three HILOs, but far likelier a grid the reader did not see
+            unread.append(_unread(zone.seat, None, None, tr("no card found in the grid; a player left with no card "
+                                                            "is scored from a round file")))
+        elif shape not in g.SHAPES:
             unread.append(_unread(zone.seat, None, None, tr("{rows}x{cols} cards is no Hilo grid: a card was not seen",
                                                             rows=shape[0], cols=shape[1])))
         cards += [_card(p.reading, palette, zone.id, zone.seat, p) for row in grid for p in row

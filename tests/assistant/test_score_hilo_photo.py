@@ -159,6 +159,14 @@ def test_a_grid_of_no_hilo_shape_is_named(tmp_path):
                                  "why": "1x2 cards is no Hilo grid: a card was not seen"}]
 
 
+def test_a_grid_with_no_card_is_named_not_scored_as_empty(tmp_path):
+    scene = finished(10, 2)
+    result = scored(scene, tmp_path, change=lambda card, reading: None if card.zone == "grid.0" else reading)
+    assert result["grids"][0] == [] and result["scores"] is None
+    assert result["unread"] == [{"seat": 0, "row": None, "column": None, "why": "no card found in the grid; a player "
+                                 "left with no card is scored from a round file"}]
+
+
 def test_a_seat_not_on_the_mat_is_refused(tmp_path):
     with pytest.raises(ValueError, match="--ended-by 2: this mat's seats are 0 to 1"):
         scored(finished(1, 2), tmp_path, ended_by=2)
