@@ -21,9 +21,8 @@ from assistant.screens.text import signed
 from assistant.screens.widgets import Chart, Hideable, Table
 from assistant.views import ViewState
 from engine.core import TERMINAL
-from engine.hilo import (VERTICAL, BoardCard, BoardGrid, Draw, Flip, HiloBoard, Keep, Place, Remove, Reveal, Seen,
-                         Slide, Take, Youngest, line_name, place)
-from engine.hilo.state import SETUP_REVEALS
+from engine.hilo import (SETUP_REVEALS, VERTICAL, BoardCard, BoardGrid, Draw, Flip, HiloBoard, Keep, Place, Remove,
+                         Reveal, Seen, Slide, Take, Youngest, colour_name, line_name, place)
 from engine.text import Text, tr
 
 FOCUS_FROM = 4  # players from which the grid in play is shown large and every grid small beside it
@@ -168,7 +167,7 @@ class HiloBoardWidget(BoxLayout):
             widget.active = info.to_play or grid.revealing
             widget.total = str(grid.total)
             if isinstance(widget, PlayerGrid):
-                widget.points = app.tr("{shown} face up, about {expected} in all", shown=grid.known,
+                widget.points = app.tr("{shown} points face up, {expected} expected", shown=grid.known,
                                        expected=f"{float(grid.expected):.1f}")
             else:
                 widget.large = widget.seat == self._large.seat
@@ -181,7 +180,7 @@ class HiloBoardWidget(BoxLayout):
         self.note_text = app.tr("{name} ended the round: {turns} last turns", name=view.seats[board.trigger].name,
                                 turns=board.last_turns) if board.trigger is not None and board.last_turns else ""
         best = next((c for c in view.choices if c.advice), None)
-        self.coach_text = app.t(tr("Best: {advice}", advice=best.advice)) if best else ""
+        self.coach_text = self.screen.t(tr("Best: {advice}", advice=best.advice)) if best else ""
 
     def _focus(self, view: ViewState) -> int:
         """The seat whose grid is shown large: the one being turned up, else a small grid tapped
@@ -359,7 +358,7 @@ class HiloScreen(GameScreen):
         if isinstance(action, Youngest):
             return tr("{name} is the youngest", name=self.view.seats[action.seat].name)
         if isinstance(action, Seen):
-            return tr("turned up the {colour} {value}", colour=action.colour, value=action.value)
+            return tr("turned up the {colour} {value}", colour=colour_name(action.colour), value=action.value)
         return str(action)
 
 

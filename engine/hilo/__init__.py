@@ -10,12 +10,12 @@ from engine.hilo.counting import CardCount, count_cards
 from engine.hilo.game import HiloGame, HiloOptions
 from engine.hilo.grid import VERTICAL
 from engine.hilo.score_file import format_score, score_text
-from engine.hilo.state import HiloState
-from engine.hilo.words import line_name, place
+from engine.hilo.state import SETUP_REVEALS, HiloState
+from engine.hilo.words import colour_name, line_name, place
 
 __all__ = [
-    "HiloGame", "HiloOptions", "HiloState", "advise", "count_cards", "CardCount", "score_text",
+    "HiloGame", "HiloOptions", "HiloState", "SETUP_REVEALS", "advise", "count_cards", "CardCount", "score_text",
     "format_score", "Palette", "DEFAULT_PALETTE",
     "Seen", "Reveal", "Youngest", "Take", "Draw", "Place", "Flip", "Remove", "Keep", "Slide",
-    "HiloBoard", "BoardGrid", "BoardCard", "VERTICAL", "place", "line_name",
+    "HiloBoard", "BoardGrid", "BoardCard", "VERTICAL", "place", "line_name", "colour_name",
 ]

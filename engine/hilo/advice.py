@@ -17,7 +17,7 @@ from engine.hilo import grid as g
 from engine.hilo import phases as ph
 from engine.hilo.actions import Draw, Flip, Keep, Place, Remove, Take
 from engine.hilo.cards import HIDDEN, value_of
-from engine.hilo.words import line_name, place, player
+from engine.hilo.words import card_name, line_name, place, player
 
 
 @lru_cache(maxsize=8192)
@@ -109,8 +109,8 @@ def _advise_action(state, position: _Position, action) -> Advice:
         after = total + hidden * position.mean
         old = position.grid[action.row][action.col]
         old_words = (tr("the face-down card (worth {mean} on average)", mean=_points(position.mean))
-                     if old == HIDDEN else tr("the {card}", card=palette.name(old)))
-        fields = dict(card=palette.name(card), place=place(action.row, action.col), old=old_words)
+                     if old == HIDDEN else tr("the {card}", card=card_name(palette, old)))
+        fields = dict(card=card_name(palette, card), place=place(action.row, action.col), old=old_words)
         move = (tr("take the {card} from the discard and put it at {place} in place of {old}", **fields)
                 if isinstance(action, Take) else tr("put the {card} at {place} in place of {old}", **fields))
         if removals:
@@ -120,7 +120,7 @@ def _advise_action(state, position: _Position, action) -> Advice:
     elif isinstance(action, Flip):
         after, chance = position.after_flip(action.row, action.col)
         move = tr("discard the {card} and turn up the card at {place}",
-                  card=palette.name(state.drawn), place=place(action.row, action.col))
+                  card=card_name(palette, state.drawn), place=place(action.row, action.col))
         if chance:
             extra = tr("Chance of a HILO: {percent}%.", percent=_points(chance * 100))
         elif position.hidden == 1 and state.trigger is None:

@@ -7,7 +7,7 @@ from engine.hilo import grid as g
 from engine.hilo import phases as ph
 from engine.hilo.actions import Draw, Flip, Keep, Place, Remove, Reveal, Seen, Slide, Take, Youngest
 from engine.hilo.cards import MAX_VALUE, MIN_VALUE
-from engine.hilo.words import awaited, line_name, place, player, players
+from engine.hilo.words import awaited, card_name, line_name, place, player, players
 
 _TURN_ACTIONS = (Take, Draw, Place, Flip)
 
@@ -53,7 +53,7 @@ def _seen(state, action: Seen) -> Text:
                       colour=action.colour, colours=palette.listing())
         return tr("there is no {colour} {value}: values run from {low} to {high}",
                   colour=action.colour, value=action.value, low=MIN_VALUE, high=MAX_VALUE)
-    name = palette.name(card)
+    name = card_name(palette, card)
     if card in state.discard:
         return tr("the {card} is already on the discard pile", card=name)
     if card == state.drawn:
@@ -87,7 +87,7 @@ def _turn_action(state, action: Action) -> Text:
         return tr("first decide about the HILO: remove one of the lines (removal is compulsory here)")
     if phase == ph.SLIDE:
         return tr("first slide the cards together to close the gap the diagonal left")
-    drawn = state.game.palette.name(state.drawn) if phase == ph.DRAWN else ""
+    drawn = card_name(state.game.palette, state.drawn) if phase == ph.DRAWN else ""
     if isinstance(action, Take) and phase == ph.DRAWN:
         return tr("you drew from the pile, so you must place that card or discard it and flip a "
                   "face-down card; you cannot take the discard now")

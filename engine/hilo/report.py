@@ -10,7 +10,7 @@ from engine.hilo import phases as ph
 from engine.hilo import positions
 from engine.hilo.cards import GAP, HIDDEN
 from engine.hilo.counting import count_cards
-from engine.hilo.words import awaited, player, players
+from engine.hilo.words import awaited, card_name, player, players
 
 
 def table_view(state) -> dict[str, Any]:
@@ -77,7 +77,7 @@ def describe(state, names: Sequence[str]) -> str:
     for seat in range(len(state.grids)):
         lines.append(tr("{player}: {grid} (expected {expected})", player=player(seat, names),
                         grid=grid_text(state, seat), expected=f"{float(count.expected_score(seat)):.1f}"))
-    discard = state.game.palette.name(state.discard[-1]) if state.discard else tr("empty")
+    discard = card_name(state.game.palette, state.discard[-1]) if state.discard else tr("empty")
     lines.append(tr("Discard: {top}; draw pile: {cards} cards.", top=discard, cards=state.draw_pile_size()))
     if state.trigger is not None and state.phase in ph.MOVER_PHASES + (ph.DRAW, ph.SWAP_REVEAL, ph.FLIP_REVEAL):
         lines.append(tr("{player} ended the round: {turns} last turns to play.", player=player(state.trigger, names),

@@ -3,11 +3,22 @@ from __future__ import annotations
 
 from engine.text import Text, listing, tr
 from engine.hilo import phases as ph
+from engine.hilo.cards import colour_of, value_of
 from engine.hilo.grid import Line
 
 
 def place(row: int, col: int) -> Text:
     return tr("row {row}, column {column}", row=row + 1, column=col + 1)
+
+
+def colour_name(colour: str) -> Text:
+    """A palette colour as a word the screens translate (palettes are configured in English)."""
+    return Text(colour, {})
+
+
+def card_name(palette, card: int) -> Text:
+    """"yellow 6", its colour translatable; the camera's vocabulary stays ``palette.name``."""
+    return tr("{colour} {value}", colour=colour_name(palette.names[colour_of(card)]), value=value_of(card))
 
 
 def line_name(line: Line) -> Text:
@@ -53,7 +64,7 @@ def _awaited(state, names) -> Text:
         return tr("say which card {player} drew", player=who)
     if phase == ph.DRAWN:
         return tr("{player} places the {card} or discards it and flips a face-down card",
-                  player=who, card=state.game.palette.name(state.drawn))
+                  player=who, card=card_name(state.game.palette, state.drawn))
     if phase in ph.REVEALS:
         seat, row, col = state.pending
         return tr("say which card {player} turned up at {place}", player=player(seat, names), place=place(row, col))

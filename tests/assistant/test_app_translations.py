@@ -1,4 +1,5 @@
-"""The screens' own texts have French: kv templates, option names and choices, stone names.
+"""The screens' own texts have French: kv templates, option names and choices, stone names, the
+colours of Hilo's palette.
 (Templates in Python code are checked for the whole repository by test_translations.py.)"""
 import dataclasses
 import re
@@ -9,6 +10,9 @@ import pytest
 
 from assistant.i18n import catalogue, translate, with_names
 from engine import registry
+from engine.hilo import DEFAULT_PALETTE, Palette
+from engine.hilo.cards import card_id
+from engine.hilo.words import card_name
 from engine.holdup.deck import EXAMPLE_STONES
 from engine.text import tr
 
@@ -59,3 +63,11 @@ def test_engine_texts_name_the_players():
     assert str(named) == "rung 0: no move at your next turn; dislodges Ben's 54 on rung 3"
     assert "Ben" in translate(named, "fr")
     assert with_names(tr("player {number}", number=7), ["Ana"]) == "player 7"  # no such seat: unchanged
+
+
+def test_hilo_cards_are_named_in_french():
+    palette = Palette.parse(DEFAULT_PALETTE)
+    assert all(colour in catalogue("fr") for colour in palette.names)
+    card = card_name(palette, card_id(palette.colour_index("yellow"), 6))
+    assert card == "yellow 6"  # the English text as before
+    assert translate(tr("the {card}", card=card), "fr") == "la carte jaune 6"

@@ -50,7 +50,7 @@ def test_a_round_by_touch(ui, session):
         assert card(ui, seat, row, col).text == str(value)
     view = session.view
     assert view.board.phase == ph.TURN and view.to_play == 1  # Ben turned up 10, Ana 8
-    assert ui.one("PlayerGrid", seat=0).points.startswith("8 face up, about ")
+    assert ui.one("PlayerGrid", seat=0).points.startswith("8 points face up, ")  # a sum, not a count of cards
     assert ui.screen.turn_text == "Ben takes the discard or draws from the pile"
     ui.assert_touch_targets()
     ui.shot("hilo-turn")
@@ -63,6 +63,14 @@ def test_a_round_by_touch(ui, session):
     session.advice_enabled = True
     ui.wait(lambda: not session.view.advice_pending)
     assert "expected round score" in ui.widgets("ChoiceItem")[0].advice
+    assert "purple 9" in ui.screen.board.coach_text
+    ui.app.set_language("fr")
+    try:
+        assert "violette 9" in ui.screen.board.coach_text and "purple" not in ui.screen.board.coach_text
+        assert ui.app.message_text.endswith("a retourné la carte violette 9")
+        assert ui.one("PlayerGrid", seat=0).points.startswith("8 points visibles, ")
+    finally:
+        ui.app.set_language("en")
 
     ui.tap_text("Tap: flip")
     ui.tap_text("Why not?")
@@ -183,6 +191,10 @@ def test_four_players_the_grid_in_play_large_beside_every_grid_small(ui, session
     assert findings(ui) == []  # the cards shown large read and take a finger
     assert min(min(w.size) for w in large.ids.cells.children) >= 48
     ui.shot("hilo-four-players-tie")
+    session.advice_enabled = True
+    ui.wait(lambda: not session.view.advice_pending)
+    assert board.coach_text.startswith("Best: Ana is the youngest and starts")  # a name, not "player 1"
+    session.advice_enabled = False
     ui.tap(ui.one("SmallGrid", seat=2))  # Chloé is the youngest
     view = session.view
     assert view.board.phase == ph.TURN and view.to_play == 2 and large.seat == 2
