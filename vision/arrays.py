@@ -13,3 +13,8 @@ def softmax(x: np.ndarray) -> np.ndarray:
 def unit_rows(x: np.ndarray) -> np.ndarray:
     """Each row scaled to unit length (a row of zeros stays zero)."""
     return x / (np.linalg.norm(x, axis=1, keepdims=True) + 1e-6)
+
+
+def sigmoid(x: np.ndarray) -> np.ndarray:
+    """Probabilities from logits, element-wise."""
+    return 1.0 / (1.0 + np.exp(-np.clip(x, -30, 30)))

@@ -26,6 +26,7 @@ from vision.card_corners import (INDEX_FRACTION, card_corners, find_corners, ind
                                  nudged)
 from vision.card_features import (CARD_SIZE, colour_features, half_turn, part_slices, portrait, rectify,
                                   shape_features, soften)
+from vision.card_detector import MODEL, CardDetector
 from vision.card_model import NO_INDEX, NOT_A_CARD, CardModel, EnrolmentError, split_label, train
 from vision.evaluate import Box, load_image, read_labels
 from vision.mat import MatLayout, MatPose
@@ -109,6 +110,11 @@ class CardReading:
 @dataclass(frozen=True)
 class ReaderParams:
     detect: DetectParams = field(default_factory=DetectParams)
+    # "outlines" (card_detect's cues) or "network" (the learned card_detector, on trial: better on
+    # decks unlike the development ones, not yet as good on them and on small cards on the mat)
+    detector: str = "outlines"
+    detector_model: str = ""          # the network's ONNX file; empty: the packaged one
+    min_score: float = 0.3            # least network score (0..1) of a card
     min_certainty: float = 0.9        # below this a candidate is "not a card"
     mat_size_range: float = 1.8       # on the mat, a card's area may differ this much from the layout's
     mat_aspect_tolerance: float = 0.2  # and its proportions by this fraction
@@ -117,7 +123,12 @@ class ReaderParams:
 
     @classmethod
     def from_settings(cls, section: Mapping[str, Any]) -> "ReaderParams":
-        return cls(DetectParams.from_settings(section),
+        detector = str(section.get("detector", cls.detector))
+        if detector not in ("outlines", "network"):
+            raise ValueError(f"vision.cards.detector: {detector!r} is not 'outlines' or 'network'")
+        return cls(DetectParams.from_settings(section), detector,
+                   str(section.get("detector_model", cls.detector_model)),
+                   float(section.get("min_score", cls.min_score)),
                    float(section.get("min_certainty", cls.min_certainty)),
                    float(section.get("mat_size_range", cls.mat_size_range)),
                    float(section.get("mat_aspect_tolerance", cls.mat_aspect_tolerance)),
@@ -129,6 +140,7 @@ class CardReader:
     def __init__(self, model: CardModel, params: ReaderParams = ReaderParams()):
         self.model = model
         self.params = params
+        self.network = network(params)
 
     @classmethod
     def from_settings(cls, section: Mapping[str, Any], state_dir: str | Path) -> "CardReader":
@@ -197,9 +209,9 @@ class CardReader:
         """Card outlines, corners reordered so the first side is short (on a located mat, only
         those whose size in millimetres is a card's)."""
         if pose is None or layout is None:
-            return [portrait(q.corners) for q in card_detect.find_quads(frame, self.params.detect, select=False)]
+            return outlines(frame, self.params.detect, self.network)
         params, (w, h) = self._mat_params(frame.shape, pose, layout)
-        quads = card_detect.find_quads(frame, params, select=False)
+        quads = self.network.find(frame) if self.network else card_detect.find_quads(frame, params, select=False)
         if not quads:
             return []
         corners = np.array([q.corners for q in quads])
@@ -314,6 +326,18 @@ class CardReader:
         return CardReading(corners.astype(np.float32), min(face_down, 1.0), colours, values, float(certainty))
 
 
+def network(params: ReaderParams) -> CardDetector | None:
+    """The learned card detector when the settings ask for it."""
+    return CardDetector(params.detector_model or MODEL, params.min_score) if params.detector == "network" else None
+
+
+def outlines(frame: np.ndarray, detect: DetectParams, finder: CardDetector | None) -> list[np.ndarray]:
+    """Card outlines, the first side a short one: by the network when there is one."""
+    if finder is not None:
+        return [portrait(c.corners) for c in finder.find(frame)]
+    return [portrait(q.corners) for q in card_detect.find_quads(frame, detect, select=False)]
+
+
 def _lying_over(reading: CardReading, under: CardReading) -> bool:
     """Whether a card read by a corner inside the guessed outline of another, ``under``, beyond
     the part that surely hides an index, lies over it: it is turned as ``under`` is, and about
@@ -426,13 +450,23 @@ def _non_overlapping(quads: Sequence[np.ndarray], overlap: float) -> list[int]:
 
 # ---- enrolment -----------------------------------------------------------------------------
 
+@dataclass(frozen=True)
+class Missed:
+    """A labelled card that enrolment could not use: the photo's place in the photos given
+    (0, 1, ...), the card's label, and why."""
+
+    photo: int
+    label: str
+    why: str
+
+
 @dataclass
 class EnrolReport:
     """What an enrolment used: cards per label, labelled cards whose outline was not found,
     and the non-card outlines it learnt to reject."""
 
     cards: dict[str, int] = field(default_factory=dict)
-    missed: list[str] = field(default_factory=list)
+    missed: list[Missed] = field(default_factory=list)
     negatives: int = 0
 
 
@@ -444,17 +478,18 @@ def enrol(photos: Iterable[tuple[np.ndarray, Sequence[Box]]], params: ReaderPara
     whole photo. ``jitter`` extra, slightly shifted outlines per card make the classifiers
     tolerant of imprecise corners; ``seed`` makes that repeatable."""
     rng = np.random.default_rng(seed)
+    finder = network(params)
     report = EnrolReport()
     value_x, value_y, groups, colour_x, colour_y = [], [], [], [], []
     corner_patches, corner_y, aspects = [], [], []
-    for image, boxes in photos:
-        quads = [portrait(q.corners) for q in card_detect.find_quads(image, params.detect, select=False)]
+    for number, (image, boxes) in enumerate(photos):
+        quads = outlines(image, params.detect, finder)
         positives, unseen = [], []
         for box in boxes:
             colour, value = split_label(box.label)
             corners = _outline_for(box, quads, image.shape)
             if corners is None:
-                report.missed.append(box.label)
+                report.missed.append(Missed(number, box.label, _why_missed(box, quads)))
                 unseen.append(box)
                 continue
             positives.append(corners)
@@ -554,6 +589,14 @@ def _outline_for(box: Box, quads: list[np.ndarray], shape) -> np.ndarray | None:
         if iou > best_iou:
             best, best_iou = q, iou
     return best
+
+
+def _why_missed(box: Box, quads: list[np.ndarray]) -> str:
+    if not quads:
+        return "no card found in the photo"
+    if not any(box.contains(*map(float, q.mean(axis=0))) for q in quads):
+        return "no card found in its box"
+    return "the cards found in its box do not fill it (is the box drawn round one card?)"
 
 
 def _iou(a: np.ndarray, b: np.ndarray) -> float:

@@ -41,7 +41,7 @@ import cv2
 import numpy as np
 
 from engine.table import Die
-from vision.arrays import softmax
+from vision.arrays import sigmoid, softmax
 from vision.dice_background import TableBackground
 from vision.dice_colours import Palette, body_colour
 from vision.dice_faces import EnrolledFaces, face_square
@@ -226,7 +226,7 @@ class DiceReader:
         patches = [patch(levels, *p) for p in sizes]
         networks = (self.face_network, self.second_faces, self.reread_faces)
         outs = [run_network(network, patches) for network in networks if network is not None]
-        die = np.prod([_sigmoid(out[:, 0]) for out in outs], axis=0) ** (1 / len(outs))
+        die = np.prod([sigmoid(out[:, 0]) for out in outs], axis=0) ** (1 / len(outs))
         faces = (np.mean([softmax(out[:, 1:7]) for out in outs], axis=0) * die[:, None]).sum(axis=0)
         return faces / faces.sum()
 
@@ -290,7 +290,7 @@ class DiceReader:
         """The checker's view of (x, y, side) proposals: each moved as it answers, the
         probability that it is a die, and whether it looks like a one."""
         out = run_network(self.checker, [patch(levels, *p) for p in proposals], folded_blob)
-        return _moved(proposals, out), _sigmoid(out[:, 0]), out[:, 1:7].argmax(axis=1) == PIP_FACES.index("1")
+        return _moved(proposals, out), sigmoid(out[:, 0]), out[:, 1:7].argmax(axis=1) == PIP_FACES.index("1")
 
     def _read_faces(self, levels, proposals: np.ndarray, confidence: np.ndarray, ones: np.ndarray, minimum: float):
         """Keep the confident distinct dice among checked proposals (``ones``: those the
@@ -343,13 +343,13 @@ class DiceReader:
         faces = softmax(out[:, 1:7])
         unsure = np.zeros(len(patches), bool)
         if self.enrolled is None:  # both networks must agree it is a die; the face network knows only pips
-            confidence = np.sqrt(confidence * _sigmoid(out[:, 0]))
+            confidence = np.sqrt(confidence * sigmoid(out[:, 0]))
             unsure = confidence < _SURE_DIE
         # The second face network judges the dice the first two networks are not both sure of
         # (most side faces that an oblique camera sees are, and it rejects them apart).
         if self.second_faces is not None and unsure.any():
             second = run_network(self.second_faces, [p for p, u in zip(patches, unsure) if u])
-            confidence[unsure] = np.cbrt(confidence[unsure] ** 2 * _sigmoid(second[:, 0]))
+            confidence[unsure] = np.cbrt(confidence[unsure] ** 2 * sigmoid(second[:, 0]))
         # the faces of dice about to be dropped need no second reading
         doubtful = (faces.max(axis=1) < _DOUBT) & (confidence >= minimum)
         if doubtful.any():
@@ -389,7 +389,7 @@ class DiceReader:
         reduced to ``width`` px (by default ``first_width``)."""
         small, scale = detector_input(frame, width or self.first_width(frame))
         maps = run_network(self.detector, [small], folded_blob)[0]
-        heat = _sigmoid(maps[0])
+        heat = sigmoid(maps[0])
         # maxima among the four nearest cells, not eight: where the marks of touching dice merge
         # into a ridge, one die's own maximum may have a higher diagonal neighbour on the ridge
         peaks = (heat >= self.proposal_threshold) & (heat >= cv2.dilate(heat, _CROSS))
@@ -513,10 +513,6 @@ def _views(square: np.ndarray) -> list[np.ndarray]:
 def _check_frame(frame) -> None:
     if not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
         raise ValueError("the dice reader needs an 8-bit BGR colour image")
-
-
-def _sigmoid(x: np.ndarray) -> np.ndarray:
-    return 1 / (1 + np.exp(-np.clip(x, -30, 30)))
 
 
 _GROWN = 2.0    # size of the second patch checked at each proposal

@@ -23,7 +23,7 @@ from engine.table import FACE_DOWN
 from engine.text import tr
 from vision.card_model import split_label
 from vision.cards import ReaderParams, enrol, labelled_photos
-from vision.evaluate import Box
+from vision.evaluate import Box, read_labels
 from vision.synth.cards import HILO_VALUES, enrolment_tables
 
 
@@ -59,7 +59,8 @@ def run(args, settings) -> int:
         photos = [(s.frame, [Box(*c.box(), label=c.label) for c in s.cards]) for s in scenes]
         model, report = enrol(photos, params)
     else:
-        model, report = enrol(labelled_photos(args.folder), params)
+        photo_names = list(read_labels(args.folder, need_boxes=False))
+        model, report = enrol(labelled_photos(args.folder, photo_names), params)
     path = enrolment_path(settings)
     model.save(path)
     language = settings["app.language"]
@@ -78,8 +79,10 @@ def run(args, settings) -> int:
     if colours:
         say(tr("colours: {counts}", counts=_counts(colours)))
     if report.missed:
-        say(tr("no outline found for {n} labelled cards: {labels}", n=len(report.missed),
-               labels=", ".join(sorted(report.missed))))
+        say(tr("{n} labelled cards were not found, so not learnt:", n=len(report.missed)))
+        for missed in report.missed:
+            photo = photo_names[missed.photo] if not args.synthetic else f"#{missed.photo + 1}"
+            say(f"  {photo}: {missed.label}: " + translate(tr(missed.why), language))
     if args.game == "hilo":
         missing = [c for c in hilo_colours(settings) if c not in colours] + [v for v in HILO_VALUES if v not in values]
         if missing:

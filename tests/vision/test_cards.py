@@ -14,7 +14,7 @@ from vision.card_model import CardModel, EnrolmentError, Linear
 from vision.card_corners import Corner, card_corners, find_corners, index_patches, nudged
 from vision.card_features import portrait, rectify
 import vision.cards
-from vision.cards import (WIDTH_SOFTNESS, CardReader, CardReading, ReaderParams, _another_card, _lying_over,
+from vision.cards import (WIDTH_SOFTNESS, CardReader, CardReading, Missed, ReaderParams, _another_card, _lying_over,
                           _one_card, _opposite_indices, _read_by_both_indices, enrol, mix_widths)
 from vision.evaluate import Box, Found, match
 from vision.mat import MatLocator
@@ -174,6 +174,23 @@ def test_an_enrolment_of_an_older_format_asks_to_enrol_again(enrolled, tmp_path)
     np.savez(path, **arrays)
     with pytest.raises(EnrolmentError, match="enrol the deck again"):
         CardModel.load(path)
+
+
+def test_enrolment_names_each_card_it_could_not_use_and_why():
+    scenes = scattered_enrolment(seed=0)[:2]
+    bare = np.full_like(scenes[0].frame, 90)  # a photo of the bare table, labelled as if a card lay there
+    photos = [(s.frame, boxes(s)) for s in scenes] + [(bare, [Box(10, 10, 200, 300, "red 5")])]
+    photos[0][1].append(Box(2, 2, 40, 40, "blue 3"))  # a box in a corner where no card lies
+    _, report = enrol(photos)
+    assert Missed(2, "red 5", "no card found in the photo") in report.missed
+    assert Missed(0, "blue 3", "no card found in its box") in report.missed
+
+
+def test_the_learned_detector_is_chosen_by_a_setting_and_a_wrong_name_is_refused():
+    assert ReaderParams.from_settings({"detector": "network"}).detector == "network"
+    assert CardReader(None, ReaderParams(detector="network")).network is not None
+    with pytest.raises(ValueError, match="vision.cards.detector: 'magic' is not 'outlines' or 'network'"):
+        ReaderParams.from_settings({"detector": "magic"})
 
 
 def test_enrolment_needs_two_values():

@@ -292,7 +292,7 @@ def fanned_cards(labels: list[str], seed: int, size: tuple[int, int] = (960, 540
         ys, xs = np.nonzero(mask)
         visible = np.float32([[xs.min(), ys.min()], [xs.max(), ys.min()], [xs.max(), ys.max()], [xs.min(), ys.max()]])
         out.append(SynthCard(visible, label))
-    frame = _spoil(frame.astype(np.float32), Photo(size=size, glare=(0.1, 0.3), blur=(0.3, 0.8)), rng)
+    frame = spoil(frame.astype(np.float32), Photo(size=size, glare=(0.1, 0.3), blur=(0.3, 0.8)), rng)
     return SynthScene(frame, out)
 
 
@@ -319,7 +319,7 @@ def scattered_cards(labels: list[str], seed: int, photo: Photo = Photo(),
                 cards.append(SynthCard(corners.astype(np.float32), label))
                 centres.append(centre)
                 break
-    return SynthScene(_spoil(frame.astype(np.float32), photo, rng), cards)
+    return SynthScene(spoil(frame.astype(np.float32), photo, rng), cards)
 
 
 def scattered_enrolment(seed: int, photo: Photo = Photo()) -> list[SynthScene]:
@@ -403,7 +403,7 @@ def _photograph(mat: np.ndarray, s: float, size_mm, photo: Photo, rng) -> tuple[
     inside = cv2.warpPerspective(np.full(mat.shape[:2], 255, np.uint8), m, (fw, fh), flags=cv2.INTER_LINEAR)
     a = inside[..., None] / 255.0
     frame = (frame * (1 - a) + warped * a).astype(np.float32)
-    frame = _spoil(frame, photo, rng)
+    frame = spoil(frame, photo, rng)
     return frame, h_mm_to_px
 
 
@@ -414,7 +414,8 @@ def _table_texture(h: int, w: int, rng) -> np.ndarray:
     return np.clip(base * (1 + 0.18 * grain[..., None]), 0, 255)
 
 
-def _spoil(frame: np.ndarray, photo: Photo, rng) -> np.ndarray:
+def spoil(frame: np.ndarray, photo: Photo, rng) -> np.ndarray:
+    """The camera's faults on a frame: uneven light and tint, glare, blur, noise and JPEG."""
     h, w = frame.shape[:2]
     xs = np.arange(w, dtype=np.float32)[None, :]
     ys = np.arange(h, dtype=np.float32)[:, None]
