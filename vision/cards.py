@@ -487,7 +487,7 @@ def enrol(photos: Iterable[tuple[np.ndarray, Sequence[Box]]], params: ReaderPara
         positives, unseen = [], []
         for box in boxes:
             colour, value = split_label(box.label)
-            corners = _outline_for(box, quads, image.shape)
+            corners = _outline_for(box, quads, image.shape, alone=len(boxes) == 1)
             if corners is None:
                 report.missed.append(Missed(number, box.label, _why_missed(box, quads)))
                 unseen.append(box)
@@ -571,14 +571,16 @@ def labelled_photos(folder: str | Path, names: Sequence[str] | None = None):
         yield load_image(folder, name, labels[name]), labels[name]
 
 
-def _outline_for(box: Box, quads: list[np.ndarray], shape) -> np.ndarray | None:
-    """The candidate outline of a labelled card: centre inside the box and the best overlap."""
+def _outline_for(box: Box, quads: list[np.ndarray], shape, alone: bool = False) -> np.ndarray | None:
+    """The candidate outline of a labelled card: centre inside the box and the best overlap.
+    The only box of a photo may be much larger than its card (a photo of one card labelled
+    with the whole image as its box): then the best overlap need not be a close one."""
     if np.isnan(box.xmin):
         if quads:
             return max(quads, key=_area)
         h, w = shape[:2]
         return portrait(np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]]))
-    best, best_iou = None, 0.5
+    best, best_iou = None, 0.0 if alone else 0.5
     bq = np.float32([[box.xmin, box.ymin], [box.xmax, box.ymin], [box.xmax, box.ymax], [box.xmin, box.ymax]])
     for q in quads:
         c = q.mean(axis=0)

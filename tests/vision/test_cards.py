@@ -186,6 +186,15 @@ def test_enrolment_names_each_card_it_could_not_use_and_why():
     assert Missed(0, "blue 3", "no card found in its box") in report.missed
 
 
+def test_a_photo_of_one_card_labelled_with_the_whole_image_as_its_box_enrols_that_card():
+    scene = scattered_cards(["red 5"], seed=3, card_px=(130.0, 140.0))
+    h, w = scene.frame.shape[:2]
+    with_whole = [(scene.frame, [Box(0, 0, w - 1, h - 1, "red 5")])] * 2
+    photos = with_whole + [(s.frame, boxes(s)) for s in scattered_enrolment(seed=0)[:2]]
+    _, report = enrol(photos)
+    assert report.cards["red 5"] >= 2 and not [m for m in report.missed if m.photo < 2]
+
+
 def test_the_learned_detector_is_chosen_by_a_setting_and_a_wrong_name_is_refused():
     assert ReaderParams.from_settings({"detector": "network"}).detector == "network"
     assert CardReader(None, ReaderParams(detector="network")).network is not None
