@@ -8,12 +8,12 @@ from kivy.properties import (BooleanProperty, ColorProperty, ListProperty, Numer
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
+from kivy.uix.scrollview import ScrollView
 
 from assistant.screens import palette
 from assistant.screens.dice import DicePicker
 from assistant.screens.game import GameScreen
 from assistant.screens.text import number
-from assistant.screens.widgets import Table
 from assistant.views import Choice, ViewState
 from engine.core import CHANCE
 from engine.splitter import TURNS, Breakdown, Place, Roll, SplitterBoard
@@ -156,6 +156,11 @@ def breakdown_lines(result: Breakdown) -> list[tuple[object, int]]:
     return lines
 
 
+class FinalBreakdown(ScrollView):
+    """Every sheet's points by number: up to twelve players, it scrolls only where its text would
+    be smaller than the table's least size."""
+
+
 class SplitterScreen(GameScreen):
     board_class = SplitterBoardWidget
     picker_class = DicePicker
@@ -163,7 +168,7 @@ class SplitterScreen(GameScreen):
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self.side_width = 250
-        self.final_table = Table(totals_row=False)
+        self.final_breakdown = FinalBreakdown()
 
     def update(self, view: ViewState) -> None:
         self.picker.configure([("", FACES, ""), ("", FACES, "")], lambda faces: Roll(int(faces[0]), int(faces[1])))
@@ -174,9 +179,9 @@ class SplitterScreen(GameScreen):
             if not self.over else ""
         if self.over:
             if not self.ids.final_extra.children:
-                self.ids.final_extra.add_widget(self.final_table)
-            self.final_table.font_size = 17 * app.scale
-            self.final_table.rows_data, self.final_table.colours = final_rows(app, view)
+                self.ids.final_extra.add_widget(self.final_breakdown)
+            table = self.final_breakdown.ids.table
+            table.rows_data, table.colours = final_rows(app, view)
 
     def turn(self, view: ViewState):
         board: SplitterBoard = view.board

@@ -246,16 +246,21 @@ class SeatBadge(BoxLayout):
 class Table(GridLayout):
     """A small table of text: ``rows`` is a list of rows of strings, the first row a heading;
     ``colours`` optionally gives each column's colour (players' colours for their columns). Its
-    text is set smaller where a cell is too small for ``font_size``."""
+    text is one size: ``font_size``, or smaller as its rows need, down to ``least`` (a cell too
+    narrow for its word sets it smaller still). ``least_height``: the height its rows need at
+    ``least`` (a table in a ScrollView is made that tall, so that it scrolls instead)."""
 
     rows_data = ListProperty([])
     colours = ListProperty([])
     font_size = NumericProperty(18)
+    least = NumericProperty(12)
+    least_height = NumericProperty(0)
     totals_row = BooleanProperty(True)  # the last row is a total (bold)
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self.bind(rows_data=self._fill, colours=self._fill, font_size=self._fill)
+        self.bind(height=self._size_text, least=self._size_text)
 
     def _fill(self, *_):
         self.clear_widgets()
@@ -266,9 +271,20 @@ class Table(GridLayout):
             for c, text in enumerate(row):
                 colour = self.colours[c] if c < len(self.colours) and self.colours[c] else palette.TEXT
                 bold = r == 0 or (self.totals_row and r == len(self.rows_data) - 1)
-                self.add_widget(FitLabel(text=str(text), wanted=self.font_size, least=self.font_size / 2,
-                                         bold=bold, halign="center", valign="middle",
+                self.add_widget(FitLabel(text=str(text), bold=bold, halign="center", valign="middle",
                                          color=colour if r == 0 else palette.TEXT))
+        self._size_text()
+
+    def _size_text(self, *_):
+        rows = len(self.rows_data)
+        if not rows or not self.font_size:
+            return
+        line = CoreLabel(font_size=self.font_size, bold=True).get_extents(" ")[1] / self.font_size  # per point
+        frame = self.padding[1] + self.padding[3] + self.spacing[1] * (rows - 1) + 1  # a pixel for rounding
+        self.least_height = rows * self.least * line + frame
+        size = max(self.least, min(self.font_size, (self.height - frame) / rows / line))
+        for label in self.children:
+            label.wanted, label.least = size, size / 2
 
 
 class Chart(Widget):

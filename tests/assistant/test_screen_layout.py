@@ -131,6 +131,7 @@ GAMES = {
         ("write", 2, lambda v: v.board.roll is not None),
         ("twelve-players", 12, lambda v: v.board.roll is not None and v.board.turn >= 3),
         ("over", 2, over),
+        ("twelve-players-over", 12, over),
     ],
 }
 

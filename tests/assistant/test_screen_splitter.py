@@ -1,5 +1,5 @@
 """The Splitter screen driven by simulated touches: the roll, writing on each sheet (which die
-goes where), a refused cell, the live breakdown, and the final table of every sheet."""
+goes where), a refused cell, the live breakdown, and the final table of every sheet (twelve too)."""
 import random
 
 import pytest
@@ -63,7 +63,7 @@ def test_a_turn_by_touch_then_the_final_table(ui, session):
     ui.shot("splitter-mid-game")
 
     view = ui.play_until(lambda v: v.outcome is not None, rng)
-    rows = ui.screen.final_table.rows_data
+    rows = ui.screen.final_breakdown.ids.table.rows_data
     assert [row[0] for row in rows[1:]] == ["Ana", "Ben"]
     assert [int(row[-1]) for row in rows[1:]] == [session.position.breakdown(s).total for s in (0, 1)]
     assert [int(s) for s in view.outcome.scores] == [int(row[-1]) for row in rows[1:]]
@@ -95,3 +95,23 @@ def test_twelve_sheets_keep_their_cells_and_tabs_at_800x480(ui, session):
     assert tabs.below == 8 and hint.text.endswith("8 more below")  # the other sheets' tabs
     assert findings(ui) == []
     ui.shot("splitter-twelve-players")
+
+
+def test_twelve_sheets_at_the_end_in_one_table_that_reads(ui, session):
+    session.new_match("splitter", [f"Player {n}" for n in range(1, 13)])
+    ui.play_until(lambda v: v.outcome is not None, random.Random(3), limit=5000)
+    scroll = ui.screen.final_breakdown
+    table = scroll.ids.table
+    assert len(table.rows_data) == 13
+    assert findings(ui) == []
+    figures = [label.font_size for label in table.children if label.text.lstrip("-").isdigit()]
+    assert table.height == scroll.height and len(set(figures)) == 1  # all in sight, in one size
+    assert table.least <= figures[0] < 17  # smaller than wanted, not under the floor
+    ui.shot("splitter-twelve-players-over")
+    session.notify("the camera is not connected", about="camera")  # a notice takes room: rows shorter
+    try:
+        assert findings(ui, scroll) == []
+        assert table.height > scroll.height  # it scrolls rather than set its text under the floor
+        assert min(label.font_size for label in table.children if label.text.isdigit()) >= table.least
+    finally:
+        session.dismiss_notices()
