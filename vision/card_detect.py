@@ -19,6 +19,8 @@ from typing import Any, Mapping
 import cv2
 import numpy as np
 
+from vision.card_detector import normals, outward_step
+
 _NEXT = np.array([1, 2, 3, 0])  # corner i + 1
 _PREV = np.array([3, 0, 1, 2])  # corner i - 1
 
@@ -241,33 +243,11 @@ def _distinct(quads: list[np.ndarray]) -> np.ndarray:
     return q[_distinct_index(q)]
 
 
-def _normals(q: np.ndarray) -> np.ndarray:
-    """Outward unit normals of the sides (side i runs from corner i to corner i+1): n x 4 x 2."""
-    d = q[:, _NEXT] - q
-    d /= np.linalg.norm(d, axis=2, keepdims=True) + 1e-9
-    # Clockwise on a y-down image: the outward normal of direction (dx, dy) is (dy, -dx).
-    return np.stack([d[..., 1], -d[..., 0]], axis=2)
-
-
-def _outward_step(q: np.ndarray, gx, gy, offsets: np.ndarray, n: int = 12) -> np.ndarray:
-    """Brightness drop across each side moved outwards by ``offsets`` (n_quads x k, pixels):
-    an array n_quads x k x 4 x n."""
-    t = np.linspace(0.12, 0.88, n, dtype=np.float32)[None, None, :, None]
-    pts = q[:, :, None, :] + (q[:, _NEXT] - q)[:, :, None, :] * t            # N x 4 x n x 2
-    normals = _normals(q)                                                    # N x 4 x 2
-    pts = pts[:, None] + offsets[:, :, None, None, None] * normals[:, None, :, None, :]
-    h, w = gx.shape
-    x = np.clip(np.rint(pts[..., 0]).astype(np.int32), 0, w - 1)
-    y = np.clip(np.rint(pts[..., 1]).astype(np.int32), 0, h - 1)
-    nx, ny = normals[:, None, :, None, 0], normals[:, None, :, None, 1]
-    return -(gx[y, x] * nx + gy[y, x] * ny)
-
-
 def _support(q: np.ndarray, gx, gy, edge_min: float) -> tuple[np.ndarray, np.ndarray]:
     """Fraction of outline points with a brightness step (either way) within two pixels of the
     side: over the whole outline, and on its weakest side."""
     offsets = np.tile(np.array([-2.0, -1.0, 0.0, 1.0, 2.0], np.float32), (len(q), 1))
-    steps = np.abs(_outward_step(q, gx, gy, offsets)).max(axis=1) > edge_min   # N x 4 x n
+    steps = np.abs(outward_step(q, gx, gy, offsets)).max(axis=1) > edge_min   # N x 4 x n
     per_side = steps.mean(axis=2)
     return per_side.mean(axis=1), per_side.min(axis=1)
 
@@ -279,7 +259,7 @@ def _grow(q: np.ndarray, gx, gy, params: DetectParams, steps: int = 12) -> np.nd
         return q
     reach = np.maximum(3.0, 0.16 * _sides(q).min(axis=1))                   # N
     offsets = reach[:, None] * np.linspace(0, 1, steps, dtype=np.float32)[None]
-    response = np.median(_outward_step(q, gx, gy, offsets), axis=3)        # N x k x 4
+    response = np.median(outward_step(q, gx, gy, offsets), axis=3)        # N x k x 4
     best = response.max(axis=1)                                            # N x 4
     # The nearest offset nearly as strong as the best: the card's own edge, not a neighbour's.
     first = np.argmax(response >= 0.7 * best[:, None, :], axis=1)          # N x 4
@@ -292,14 +272,14 @@ def _snap(q: np.ndarray, gx, gy, params: DetectParams, reach: float = 2.0) -> np
     if not len(q):
         return q
     offsets = np.tile(np.linspace(-reach, reach, int(2 * reach) + 1, dtype=np.float32), (len(q), 1))
-    response = np.abs(np.median(_outward_step(q, gx, gy, offsets), axis=3))  # N x k x 4
+    response = np.abs(np.median(outward_step(q, gx, gy, offsets), axis=3))  # N x k x 4
     moved, ok = _move_sides(q, np.take_along_axis(offsets, np.argmax(response, axis=1), axis=1))
     return np.where(ok[:, None, None], moved, q)
 
 
 def _move_sides(q: np.ndarray, shift: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Move side i of each quad outwards by shift[:, i] pixels; new corners, and which are valid."""
-    start = q + shift[..., None] * _normals(q)                             # a point on each side
+    start = q + shift[..., None] * normals(q)                             # a point on each side
     direction = q[:, _NEXT] - q
     # Corner i is where side i-1 meets side i.
     p1, d1, p2, d2 = start[:, _PREV], direction[:, _PREV], start, direction
