@@ -6,6 +6,7 @@ printed sheet and the rendered image are the same drawing.
 """
 from __future__ import annotations
 
+import os
 import struct
 import unicodedata
 import zlib
@@ -203,6 +204,19 @@ def write_png(path: str | Path, image: np.ndarray, px_per_mm: float) -> None:
     chunk = struct.pack(">I", len(body)) + b"pHYs" + body + struct.pack(">I", zlib.crc32(b"pHYs" + body))
     ihdr_end = 8 + 4 + 4 + 13 + 4  # signature, IHDR length, type, data, crc
     Path(path).write_bytes(raw[:ihdr_end] + chunk + raw[ihdr_end:])
+
+
+def save_drawing(out: Path, shapes: Sequence[Shape], size_mm: tuple[float, float], dpi: float,
+                 title: str) -> None:
+    """Write the drawing to ``out``, a vector PDF or a PNG at ``dpi`` by its suffix, whole or not
+    at all (through a temporary file beside it)."""
+    tmp = out.with_name(out.name + ".tmp")
+    if out.suffix.lower() == ".pdf":
+        tmp.write_bytes(pdf_bytes(shapes, size_mm, title=title))
+    else:
+        px_per_mm = dpi / MM_PER_INCH
+        write_png(tmp, render(shapes, size_mm, px_per_mm), px_per_mm)
+    os.replace(tmp, out)
 
 
 # ---- PDF ----------------------------------------------------------------------------------

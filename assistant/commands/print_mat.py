@@ -7,7 +7,6 @@ any printer resolution); a PNG is rendered at ``vision.mat.png_dpi`` and records
 """
 from __future__ import annotations
 
-import os
 import tomllib
 from importlib import resources
 from pathlib import Path
@@ -16,9 +15,8 @@ from assistant.i18n import translate
 from engine import registry
 from engine.text import tr
 from vision.mat import PAPERS, MatLayout, layout_from_data
-from vision.mat_print import mat_drawing, pdf_bytes, render, write_png
+from vision.mat_print import mat_drawing, save_drawing
 
-MM_PER_INCH = 25.4
 MATS = resources.files("assistant.defaults") / "mats"
 
 
@@ -96,13 +94,7 @@ def run(args, settings) -> int:
                           "marker square is {size} mm wide.", width=f"{width:g}", height=f"{height:g}",
                           size=f"{layout.markers[0].size:g}"), language)
     shapes = mat_drawing(layout, labels, footer)
-    tmp = out.with_name(out.name + ".tmp")
-    if kind == ".pdf":
-        tmp.write_bytes(pdf_bytes(shapes, layout.size, title=f"{layout.game} {layout.paper}"))
-    else:
-        px_per_mm = settings["vision.mat.png_dpi"] / MM_PER_INCH
-        write_png(tmp, render(shapes, layout.size, px_per_mm), px_per_mm)
-    os.replace(tmp, out)
+    save_drawing(out, shapes, layout.size, settings["vision.mat.png_dpi"], f"{layout.game} {layout.paper}")
     print(translate(tr("{file}: {game} mat, {paper}, {players} players, markers {markers}", file=str(out),
                        game=layout.game, paper=layout.paper, players=layout.players,
                        markers=", ".join(str(i) for i in layout.marker_ids())), language))

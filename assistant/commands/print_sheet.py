@@ -7,15 +7,13 @@ The geometry is ``config/sheets/splitter.toml``; a PNG is rendered at ``vision.m
 """
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
-from assistant.commands.print_mat import MM_PER_INCH
 from assistant.i18n import translate
 from assistant.splitter_sheets import splitter_sheet
 from engine.splitter import PADS
 from engine.text import tr
-from vision.mat_print import pdf_bytes, render, write_png
+from vision.mat_print import save_drawing
 from vision.sheet_print import page_drawing
 
 
@@ -48,13 +46,7 @@ def run(args, settings) -> int:
                          "(print the page as many times as needed)")
     language = settings["app.language"]
     shapes = page_drawing(layout, count, sheet_texts(args.pad, layout.cell_mm, language))
-    tmp = out.with_name(out.name + ".tmp")
-    if kind == ".pdf":
-        tmp.write_bytes(pdf_bytes(shapes, layout.page, title=f"splitter pad {args.pad}"))
-    else:
-        px_per_mm = settings["vision.mat.png_dpi"] / MM_PER_INCH
-        write_png(tmp, render(shapes, layout.page, px_per_mm), px_per_mm)
-    os.replace(tmp, out)
+    save_drawing(out, shapes, layout.page, settings["vision.mat.png_dpi"], f"splitter pad {args.pad}")
     print(translate(tr("{file}: {count} Splitter pad {pad} sheets, markers {markers}", file=str(out), count=count,
                        pad=args.pad, markers=", ".join(str(m.id) for m in layout.markers)), language))
     return 0
