@@ -194,6 +194,9 @@ class Game(ABC):
     score_file: ClassVar[str] = ""  # what `score` reads for this game ("": the game scores no file)
     score_options: ClassVar[tuple[str, ...]] = ()  # options a scored file needs on the command line
     camera_actions: ClassVar[tuple[type["Action"], ...]] = ()  # actions whose result the camera sees
+    # Dice printed with symbols of their own (read against faces enrolled from the table's own
+    # dice) rather than standard pips.
+    printed_dice: ClassVar[bool] = False
 
     def __init__(self, num_players: int, options: Mapping[str, Any] | None = None):
         if not self.min_players <= num_players <= self.max_players:

@@ -53,6 +53,7 @@ CHECKER_MODEL = "dice_checker.onnx"
 FACE_MODEL = "dice_faces.onnx"
 SECOND_FACE_MODEL = "dice_faces_second.onnx"
 REREAD_FACE_MODEL = "dice_faces_reread.onnx"
+FACE_MODES = ("game", "pips", "enrolled")  # vision.dice.faces
 
 
 class DiceReaderError(ValueError):
@@ -125,19 +126,21 @@ class DiceReader:
         self.face_temperature = face_temperature
 
     @classmethod
-    def from_settings(cls, section: Mapping, state_dir: str | Path = "", empty_table: bool = True) -> "DiceReader":
-        """Build from the ``[vision.dice]`` settings; enrolled faces are read from ``state_dir``, and
-        so is the empty table learnt for this camera, if any and ``empty_table`` (photos from
-        elsewhere are read without it)."""
+    def from_settings(cls, section: Mapping, state_dir: str | Path = "", empty_table: bool = True,
+                      printed: bool = False) -> "DiceReader":
+        """Build from the ``[vision.dice]`` settings, for dice with ``printed`` faces or pips (what
+        faces = "game" follows); enrolled faces are read from ``state_dir``, and so is the empty
+        table learnt for this camera, if any and ``empty_table`` (photos from elsewhere are read
+        without it)."""
         background = None
         if empty_table and state_dir and section["background_file"] \
                 and (Path(state_dir) / section["background_file"]).is_file():
             background = TableBackground.load(Path(state_dir) / section["background_file"])
+        if section["faces"] not in FACE_MODES:
+            raise DiceReaderError(f"vision.dice.faces must be one of {', '.join(FACE_MODES)}, not {section['faces']!r}")
         enrolled = None
-        if section["faces"] == "enrolled":
+        if section["faces"] == "enrolled" or (section["faces"] == "game" and printed):
             enrolled = EnrolledFaces.load(Path(state_dir) / section["faces_file"])
-        elif section["faces"] != "pips":
-            raise DiceReaderError(f"vision.dice.faces must be \"pips\" or \"enrolled\", not {section['faces']!r}")
         return cls(
             detector=load_folded_network(section["detector_model"] or DETECTOR_MODEL, *_DETECTOR_PROBE),
             checker=load_folded_network(section["checker_model"] or CHECKER_MODEL, *_CHECKER_PROBE),

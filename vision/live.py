@@ -40,10 +40,12 @@ class TableWatcher:
         self.settled = False  # the last frame fed settled a still scene (reported or not)
 
     @classmethod
-    def from_settings(cls, dice: Mapping, stillness: Mapping, state_dir: str | Path = "") -> "TableWatcher":
-        """From the ``[vision.dice]`` and ``[vision.stillness]`` settings; the reader's enrolled
-        faces and learnt empty table are looked for in ``state_dir``."""
-        reader = DiceReader.from_settings(dice, state_dir)
+    def from_settings(cls, dice: Mapping, stillness: Mapping, state_dir: str | Path = "",
+                      printed: bool = False) -> "TableWatcher":
+        """From the ``[vision.dice]`` and ``[vision.stillness]`` settings, for dice with ``printed``
+        faces or pips; the reader's enrolled faces and learnt empty table are looked for in
+        ``state_dir``."""
+        reader = DiceReader.from_settings(dice, state_dir, printed=printed)
         return cls(StableReader.from_settings(reader.read, stillness))
 
     def feed(self, index: int, image: np.ndarray) -> Observation | None:

@@ -7,8 +7,8 @@ showing that face), once per face, then run for example::
 
     table-assistant calibrate dice-faces 1=ones.jpg 2=twos.jpg 7=sevens.jpg X=crosses.jpg ...
 
-The faces are saved in ``app.state_dir`` (``vision.dice.faces_file``); set
-``vision.dice.faces = "enrolled"`` to read them.
+The faces are saved in ``app.state_dir`` (``vision.dice.faces_file``); with ``vision.dice.faces``
+= "game" (the default) Excape's dice are read against them, or always with "enrolled".
 
 ``dice-palette NAME=PHOTO ...`` measures the body colour of the dice in each photo (one colour
 per photo, under the table's own light) and prints the ``vision.dice.palette`` setting to put in
@@ -97,8 +97,8 @@ def run_faces(args, settings) -> int:
     enrolled.save(path)
     learned = ", ".join(f"{face} ({n} dice)" for face, n in enrolled.counts().items())
     print(f"learned faces {learned}; saved to {path}")
-    if settings["vision.dice.faces"] != "enrolled":
-        print('set vision.dice.faces = "enrolled" to read dice with these faces')
+    if settings["vision.dice.faces"] == "pips":
+        print('vision.dice.faces is "pips": set it to "game" (Excape reads these faces) or "enrolled" to use them')
     return 0
 
 

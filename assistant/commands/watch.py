@@ -68,7 +68,7 @@ def run(args, settings) -> int:
     try:
         source.open()
         watcher = TableWatcher.from_settings(settings.section("vision.dice"), settings.section("vision.stillness"),
-                                             settings_mod.state_dir(settings["app.state_dir"]))
+                                             settings_mod.state_dir(settings["app.state_dir"]), game_class.printed_dice)
         play = Play(match, truth, settings["camera.auto_apply"])
         frames = watch(source, watcher, play)
     except CaptureError as exc:  # said on one line, with its fix

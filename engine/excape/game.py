@@ -36,6 +36,7 @@ class ExcapeGame(Game):
     # seen (bench/excape.py prints the longest one it plays on the longest track).
     max_game_length = 200_000
     camera_actions = (Roll, Place)
+    printed_dice = True  # 1-7 and X
 
     def advise(self, state: ExcapeState) -> list[Advice]:
         from engine.excape.risk import advise

@@ -222,7 +222,7 @@ def camera_with(monkeypatch, source, read=lambda image: []):
     from vision import capture, dice
 
     monkeypatch.setattr(capture, "sources_from_config", lambda config, render=None: [source])
-    monkeypatch.setattr(dice.DiceReader, "from_settings", classmethod(lambda cls, *args: FakeReader(read)))
+    monkeypatch.setattr(dice.DiceReader, "from_settings", classmethod(lambda cls, *args, **kwargs: FakeReader(read)))
 
 
 def run_posted(posted, until, timeout=30):
