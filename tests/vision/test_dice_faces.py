@@ -81,3 +81,37 @@ def test_correlation_ignores_which_of_ink_and_body_is_darker_and_small_shifts():
     shifted_negative = 1 - np.roll(seven, (1, -2), axis=(0, 1))
     assert faces.probabilities(shifted_negative)["7"] > 0.99
     assert faces.probabilities(np.rot90(cross))["X"] > 0.99
+
+
+def test_the_sharpness_is_fitted_on_the_enrolled_dice_read_against_each_other(tmp_path):
+    from vision.dice_faces import SHARPNESS, SHARPNESS_TRIED
+
+    # four dice a face, well printed and lit alike: each reads as its own face among the others
+    assert SHARPNESS < enrolled().sharpness <= SHARPNESS_TRIED.max()
+    path = tmp_path / "dice-faces.npz"
+    enrolled().save(path)
+    assert EnrolledFaces.load(path).sharpness == enrolled().sharpness
+    # faces hard to tell apart (the same stroke, one faint) earn a softer scale than clear ones
+    side = SQUARE + 2 * SLACK
+    rng = np.random.default_rng(0)
+    bar = np.zeros((side, side), np.float32)
+    bar[4:20, 10:14] = 1
+    faint = bar + 0.6 * np.eye(side, dtype=np.float32)
+    noisy = {"I": [bar + rng.normal(0, 0.4, bar.shape) for _ in range(3)],
+             "Y": [faint + rng.normal(0, 0.4, bar.shape) for _ in range(3)]}
+    assert EnrolledFaces.from_samples(noisy).sharpness < enrolled().sharpness
+    # one die a face: nothing to read it against, the default scale
+    one_each = {face: samples[:1] for face, samples in noisy.items()}
+    assert EnrolledFaces.from_samples(one_each).sharpness == SHARPNESS
+
+
+def test_a_file_enrolled_before_the_sharpness_was_fitted_keeps_the_old_scale(tmp_path):
+    from vision.dice_faces import SHARPNESS
+
+    np.savez(tmp_path / "old.npz", faces=np.array(enrolled().faces), vectors=enrolled().vectors,
+             labels=enrolled().labels)
+    assert EnrolledFaces.load(tmp_path / "old.npz").sharpness == SHARPNESS
+    np.savez(tmp_path / "bad.npz", faces=np.array(enrolled().faces), vectors=enrolled().vectors,
+             labels=enrolled().labels, sharpness=np.float64(-3))
+    with pytest.raises(EnrolledFacesError, match="sharpness"):
+        EnrolledFaces.load(tmp_path / "bad.npz")
