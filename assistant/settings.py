@@ -65,6 +65,15 @@ class Settings:
     def flat(self) -> dict[str, Any]:
         return dict(_flatten(self.values))
 
+    def with_values(self, changes: Mapping[str, Any], origin: str) -> "Settings":
+        """A copy with ``changes`` (dotted key -> value of the key's type) set, for this run only;
+        ``origin`` names who set them. ConfigError for an unknown key or a value of another type."""
+        changed = Settings(values=copy.deepcopy(self.values), sources=dict(self.sources), user_path=self.user_path,
+                        overridden=self.overridden | set(changes))
+        for dotted, value in changes.items():
+            _merge(changed, _nest(dotted, value), origin)
+        return changed
+
     def keep(self, changes: Mapping[str, Any]) -> list[str]:
         """Set ``changes`` (dotted key -> value) here and in the user file, for the next starts
         (see ``write_user_file``); returns those of its keys that a later layer (the environment,

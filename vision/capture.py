@@ -499,7 +499,7 @@ class CaptureThread:
     def __init__(self, camera: Camera, on_frame: Callable[[Frame], None]):
         self.camera = camera
         self._on_frame = on_frame
-        self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
+        self.thread = threading.Thread(target=self._run, name="camera", daemon=True)
 
     def _run(self) -> None:
         for frame in self.camera.frames():
@@ -509,13 +509,13 @@ class CaptureThread:
                 log.exception("camera: the frame callback failed")
 
     def start(self) -> "CaptureThread":
-        self._thread.start()
+        self.thread.start()
         return self
 
     def stop(self, timeout: float = 2.0) -> None:
         self.camera.close()
-        if self._thread.is_alive():
-            self._thread.join(timeout)
+        if self.thread.is_alive():
+            self.thread.join(timeout)
 
     def __enter__(self) -> "CaptureThread":
         return self.start()

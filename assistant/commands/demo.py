@@ -1,22 +1,37 @@
 """`table-assistant demo [--game G]`: the app on a simulated table, no camera needed.
 
 Simulated players take the advice (usually the best move, sometimes another legal one) and the
-dice and cards come from a seeded ``random.Random``, one step at a readable pace. Nothing is
-saved: the demo keeps its records in memory. ``--text`` plays in the terminal instead.
+dice and cards come from a seeded ``random.Random``, one step at a readable pace. The dice are
+thrown on a filmed table (``vision.synth.live_table``) whose frames go through the kiosk's own
+camera path, so the camera plays every roll it reads for sure and offers the others; the players
+only do what the camera cannot see (decisions, cards), touch an offered roll that is right,
+enter by touch a roll the camera did not read in time, and undo a roll it got wrong. Excape's
+printed dice are enrolled from photos of the table first, as a club does. Nothing is saved: the
+demo keeps its records (and the enrolled faces) in memory and a temporary folder. ``--text``
+plays in the terminal instead; ``--no-camera`` rolls the dice without filming them.
 """
 from __future__ import annotations
 
+import queue
 import random
+import tempfile
 import time
-from typing import Callable, Sequence
+from collections import Counter
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable, Sequence
 
-from assistant.commands.run import add_window_arguments, make_app, new_session, stop_on_sigterm
+from assistant.commands.run import Devices, add_window_arguments, make_app, new_session, stop_on_sigterm
+from assistant.reconcile import rolled_faces
 from assistant.session import Session
 from assistant.views import ViewState
 from assistant.store import IN_MEMORY, Store
 from engine import registry
+from engine.core import Action, State
 from engine.match import Player
-from engine.text import tr
+from engine.text import Text, tr
+
+if TYPE_CHECKING:
+    from vision.synth.live_table import LiveTable
 
 NAMES = ("Ana", "Ben", "Chloé", "Dev", "Emma", "Farid")
 COLOURS = ("red", "blue", "yellow", "green", "purple", "orange")
@@ -24,6 +39,8 @@ BEST_MOVE_ODDS = 0.8  # how often a simulated player takes the advised best move
 PAUSE_STEPS = 4       # steps the final ranking stays up before the next game
 USER_PAUSE_S = 20.0   # after a touch or a key the simulated table waits: someone is using the screen
 NOTICE_S = 10.0       # how long the demo's notice stays up
+CAMERA_WAIT_S = 6.0   # a roll the camera has neither played nor offered by then is entered by touch
+CAMERA_POLL_S = 0.05  # the terminal demo's pace while the camera reads a roll
 
 
 def add_parser(sub) -> None:
@@ -35,6 +52,8 @@ def add_parser(sub) -> None:
     parser.add_argument("--step", type=float, help="seconds between two moves (default: setting ui.demo_step_s)")
     parser.add_argument("--text", action="store_true", help="play in the terminal, without a window")
     parser.add_argument("--moves", type=int, help="stop after this many moves (default: no end; --text: one game)")
+    parser.add_argument("--no-camera", dest="camera", action="store_false",
+                        help="roll the dice without filming them for the camera")
     add_window_arguments(parser)
     parser.set_defaults(run=run)
 
@@ -43,11 +62,14 @@ class DemoTable:
     """Drives a session like a table of players would: one move (or one die, one card) per step."""
 
     def __init__(self, session: Session, rng: random.Random, games: Sequence[str], players: int | None = None,
-                 clock: Callable[[], float] = time.monotonic):
+                 clock: Callable[[], float] = time.monotonic, camera: LiveTable | None = None):
         self.session = session
         self.rng = rng
         self.games = tuple(games)
         self.players = players
+        self.camera = camera  # the filmed table the dice are thrown on (None: rolled by touch)
+        self.thrown: tuple[Action, State, int, float] | None = None  # the roll to see, in, moves then, since
+        self.rolls = Counter()  # how each filmed roll was played: "camera", "offer", "touch", "undone"
         self.played = 0
         self.games_started = 0
         self._pause = 0
@@ -72,8 +94,39 @@ class DemoTable:
         if view.outcome is not None:
             self._pause += 1
             return self._start_next() if self._pause > PAUSE_STEPS else view
+        if self.thrown is not None:
+            return self._follow_camera(view, now)
+        state = self.session.position
+        action = self._pick(view, state)
+        if self.camera is not None and self.camera.films(view.game_id, action):
+            self.camera.throw(state, action, state.apply(action))
+            self.thrown = (action, state, view.moves, now)
+            return view
         self.played += 1
-        return self.session.play(self._pick(view, self.session.position))
+        return self.session.play(action)
+
+    def _follow_camera(self, view: ViewState, now: float) -> ViewState:
+        """After a throw: what the camera made of it, put right as players would."""
+        roll, thrown_in, moves, since = self.thrown
+        if self.session.position is not thrown_in:
+            self.thrown = None
+            if view.message is None or not view.message.camera:  # played on the screen meanwhile
+                return view
+            self.played += 1  # the camera played what it read
+            if same_roll(view.last, roll):
+                self.rolls["camera"] += 1
+                return view
+            self.rolls["undone"] += 1  # a misread played: Undo, then the roll by touch
+            for _ in range(view.moves - moves):
+                view = self.session.undo()
+            return self.session.play(roll)
+        offered = next((s for s in view.suggestions if same_roll(s.actions[-1], roll)), None)
+        if offered is not None or now - since > CAMERA_WAIT_S:
+            self.thrown = None
+            self.played += 1
+            self.rolls["offer" if offered is not None else "touch"] += 1
+            return self.session.accept(offered) if offered is not None else self.session.play(roll)
+        return view
 
     def _pick(self, view: ViewState, state):
         if state.is_chance_node():
@@ -86,10 +139,19 @@ class DemoTable:
         self._pause = 0
         game_id = self.games[self.games_started % len(self.games)]
         self.games_started += 1
+        self.thrown = None
+        if self.camera is not None:
+            self.camera.new_game(game_id)
         cls = registry.game_class(game_id)
         count = min(max(self.players or 3, cls.min_players), cls.max_players)
         seats = [Player(NAMES[i % len(NAMES)], COLOURS[i % len(COLOURS)]) for i in range(count)]
         return self.session.new_match(game_id, seats, {})
+
+
+def same_roll(line: Action | str, roll: Action) -> bool:
+    """Whether ``line`` rolled ``roll``'s faces, in any order (the rules treat them alike)."""
+    faces = rolled_faces(line)
+    return faces is not None and sorted(faces) == sorted(rolled_faces(roll) or ())
 
 
 def run(args, settings) -> int:
@@ -104,13 +166,58 @@ def run(args, settings) -> int:
     games = [args.game] if args.game else list(session.playable_games())
     if not games:
         raise UsageError("no game engine could be loaded")
-    table = DemoTable(session, random.Random(args.seed), games, args.players)
-    if args.text:
-        return play_in_terminal(table, step, args.moves, settings["app.language"])
+    with tempfile.TemporaryDirectory(prefix="table-assistant-demo-") as folder:
+        camera, devices = None, None
+        if args.camera:
+            from vision.synth.live_table import LiveTable
+
+            settings = camera_settings(settings, folder)
+            camera = LiveTable(args.seed)
+            enrol_printed_dice(camera, games, settings)
+            devices = Devices(settings)
+        table = DemoTable(session, random.Random(args.seed), games, args.players, camera=camera)
+        try:
+            if args.text:
+                return play_in_terminal(table, step, args.moves, settings["app.language"], devices)
+            return play_on_screen(args, settings, table, step, devices)
+        finally:
+            if devices is not None:
+                devices.close()
+
+
+def camera_settings(settings, folder: str):
+    """The settings for filming the simulated table: its own state folder (the enrolled dice, no
+    empty table learnt for a real camera), each game's dice read as they are printed."""
+    return settings.with_values({"app.state_dir": folder, "camera.source": "synthetic", "camera.rotate": 0,
+                                 "vision.dice.faces": "game", "watchdog.enabled": False}, "demo")
+
+
+def enrol_printed_dice(camera: LiveTable, games: Sequence[str], settings) -> None:
+    """Enrol the printed dice of the games that have them, from photos of the simulated table's
+    dice (as `calibrate dice-faces` does from a club's photos), into app.state_dir."""
+    from vision.dice import DiceReader
+    from vision.synth.live_table import printed_games
+
+    printed = [game for game in games if game in printed_games()]
+    if not printed:
+        return
+    game = registry.game_class(printed[0])
+    pips = DiceReader.from_settings({**settings.section("vision.dice"), "faces": "pips"})  # finds the dice
+    enrolled = pips.enrol_faces({face: [image] for face, image in
+                                 camera.enrolment_images(game.id, game.max_players).items()})
+    enrolled.save(Path(settings["app.state_dir"]) / settings["vision.dice.faces_file"])
+
+
+def play_on_screen(args, settings, table: DemoTable, step: float, devices: Devices | None) -> int:
+    session = table.session
     session.notify(tr("Demo: a simulated table plays by itself; nothing is saved. Touch works as usual."))
     table.step()
-    app = make_app(args, settings, session, every=[(max(step, 0.02), lambda: _step_until(table, args.moves, app))])
+    camera = {} if devices is None else {"camera_feed": devices.feed, "learn_empty_table": devices.learn_empty_table}
+    app = make_app(args, settings, session, every=[(max(step, 0.02), lambda: _step_until(table, args.moves, app))],
+                   **camera)
     app.bind(on_start=lambda _: _watch_touches(table))
+    if devices is not None:
+        devices.start_camera(session, app, table.camera.render)
     stop_on_sigterm(app)
     app.run()
     return 0
@@ -129,21 +236,56 @@ def _step_until(table: DemoTable, moves: int | None, app) -> None:
     table.step()
 
 
-def play_in_terminal(table: DemoTable, step: float, moves: int | None, language: str) -> int:
+class TerminalLoop:
+    """What the camera's threads hand over to the UI thread, run by the terminal demo's loop."""
+
+    def __init__(self, session: Session):
+        self.session = session
+        self._posted: queue.SimpleQueue[Callable[[], object]] = queue.SimpleQueue()
+
+    def post(self, call: Callable[[], object]) -> None:
+        self._posted.put(call)
+
+    def post_notice(self, text, about: str = "") -> None:
+        self._posted.put(lambda: self.session.notify(text, about))
+
+    def run_posted(self) -> None:
+        while True:
+            try:
+                self._posted.get_nowait()()
+            except queue.Empty:
+                return
+
+
+def play_in_terminal(table: DemoTable, step: float, moves: int | None, language: str,
+                     devices: Devices | None = None) -> int:
     from assistant.i18n import translate
 
-    view = table.step()
+    loop = TerminalLoop(table.session)
+    if devices is not None:
+        devices.start_camera(table.session, loop, table.camera.render)
+    view, said = table.step(), None
     while True:
-        print(translate(view.message.text, language) if view.message else "", flush=True)
-        if view.outcome is not None and moves is None:
-            print(translate(view.turn, language))
+        if view.message is not said:
+            said = view.message
+            print(translate(view.message.text, language) if view.message else "", flush=True)
+        finished = view.outcome is not None and moves is None and table.thrown is None
+        if finished or (moves is not None and table.played >= moves):
+            if finished:
+                print(translate(view.turn, language))
             print(describe(table.session))
+            if table.rolls:  # some rolls were filmed
+                print(translate(camera_summary(table.rolls), language))
             return 0
-        if moves is not None and table.played >= moves:
-            print(describe(table.session))
-            return 0
-        time.sleep(step)
+        time.sleep(step if table.thrown is None else max(step, CAMERA_POLL_S))
+        loop.run_posted()
         view = table.step()
+
+
+def camera_summary(rolls: Counter) -> Text:
+    return tr("The camera played {camera} rolls by itself; {offer} were offered and touched, {touch} entered "
+              "by touch, {undone} undone.", camera=rolls["camera"], offer=rolls["offer"], touch=rolls["touch"],
+              undone=rolls["undone"])
 
 
 def describe(session: Session) -> str:

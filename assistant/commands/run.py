@@ -20,6 +20,7 @@ from engine.text import tr
 
 log = logging.getLogger(__name__)
 EMPTY_TABLE_FRAMES = 10  # camera frames the empty table is learnt from (their median)
+CLOSE_WAIT_S = 10.0  # the longest wait at close for the camera's threads (a read, a model loading)
 
 
 def add_parser(sub) -> None:
@@ -115,6 +116,7 @@ class Devices:
         self.settings = settings
         self.notifier = SystemdNotifier() if settings["watchdog.enabled"] else None
         self._closers: list[Callable[[], Any]] = []
+        self._threads: list[threading.Thread] = []  # the camera's, ended at close
         self._indicators = None
         self._panel = None
         self._last_turn: tuple | None = None
@@ -156,7 +158,7 @@ class Devices:
         if self._indicators is not None and self._indicators.has_buzzer:
             app.buzzer = self._indicators  # the settings screen's sound switch
         self._start_panel(app.post_intent, app.post_notice)
-        self._start_camera(session, app)
+        self.start_camera(session, app)
         session.subscribe(self._feedback)
         self._feedback(session.view)
 
@@ -179,17 +181,22 @@ class Devices:
         self._panel = open_panel(self.settings.section("serial"), post_intent, on_status=status)
         self._closers.append(self._panel.close)
 
-    def _start_camera(self, session: Session, app) -> None:
+    def start_camera(self, session: Session, app, render: Callable[[int], Any] | None = None) -> None:
+        """Read the dice the camera films for ``session`` (on threads of their own, until closed);
+        ``render`` draws the frames of camera.source = "synthetic" (`demo`'s simulated table)."""
         from vision.capture import camera_from_config
 
-        camera = camera_from_config(self.settings.section("camera"),
+        self._session = session
+        camera = camera_from_config(self.settings.section("camera"), render,
                                     on_status=lambda status, detail: self._camera_status(status, app))
         if camera is None:
             session.notify(tr("Camera off (camera.source = \"none\"): enter dice and cards by touch."))
             return
         self._closers.append(camera.close)
         # opening a camera and loading the readers take seconds: not on the UI thread
-        threading.Thread(target=self._read_dice, args=(camera, session, app), name="dice", daemon=True).start()
+        reading = threading.Thread(target=self._read_dice, args=(camera, session, app), name="dice", daemon=True)
+        self._threads.append(reading)
+        reading.start()
 
     def _camera_status(self, status, app) -> None:
         """On the capture thread: say once that frames stopped coming, and once that they are back."""
@@ -210,8 +217,9 @@ class Devices:
         applied when sure, offered when not, said when the rules cannot explain it. Cards are
         entered by touch (their readings are not reconciled yet). Frames come on the capture
         thread; a slow read drops frames (the newest one is read next) instead of lagging."""
+        from assistant.dice_readers import DiceReaders
         from vision.capture import CaptureError, CaptureThread, LatestFrame
-        from vision.dice import DiceReader, DiceReaderError
+        from vision.dice import DiceReaderError
         from vision.live import TableWatcher
         from vision.stillness import StableReader
 
@@ -228,16 +236,12 @@ class Devices:
             self.feed.show(frame.image)
             latest.put(frame)
 
-        CaptureThread(camera, arrived).start()
-        try:
-            reader = DiceReader.from_settings(self.settings.section("vision.dice"), self.settings["app.state_dir"])
-        except (DiceReaderError, OSError, ValueError) as exc:
-            log.warning("dice reader: %s", exc)
-            app.post_notice(tr("The dice reader is not available ({reason}): enter dice by touch.",
-                               reason=str(exc)))
-            return
-        watcher = TableWatcher(StableReader.from_settings(self.feed.timed(reader.read),
+        self._threads.append(CaptureThread(camera, arrived).start().thread)
+        readers = DiceReaders(self.settings.section("vision.dice"), self.settings["app.state_dir"])
+        reading: list = []  # the reader of the game on the table
+        watcher = TableWatcher(StableReader.from_settings(self.feed.timed(lambda image: reading[0].read(image)),
                                                           self.settings.section("vision.stillness")))
+        said: set[bool] = set()  # the kinds of dice whose missing reader was said
         empty: list = []
         while True:
             frame = latest.get(timeout=0.2)
@@ -245,23 +249,41 @@ class Devices:
                 if self._camera_done.is_set():
                     return
                 continue
+            printed = self._printed_dice(session)
+            try:
+                reading[:] = [readers.reader(printed)]
+            except DiceReaderError as exc:  # said once; this game's dice are entered by touch
+                if printed not in said:
+                    said.add(printed)
+                    log.warning("dice reader: %s", exc)
+                    app.post_notice(tr("The dice reader is not available ({reason}): enter dice by touch.",
+                                       reason=str(exc)))
+                continue
             self._reading_dice.set()
             if self._learn_table.is_set():
                 empty.append(frame.image)
                 if len(empty) == EMPTY_TABLE_FRAMES:
                     self._learn_table.clear()
-                    app.post_notice(self._learnt(reader, empty))
+                    app.post_notice(self._learnt(readers, empty))
                     empty = []
                 continue
             observation = watcher.feed(frame.index, frame.image)
             self.feed.fed(watcher, observation.dice if observation else None)
-            if watcher.settled and reader.background is not None:  # a scene settled: still the learnt table?
-                self._check_table(reader.background, frame.image, app)
+            if watcher.settled and readers.background is not None:  # a scene settled: still the learnt table?
+                self._check_table(readers.background, frame.image, app)
             state = session.position  # an immutable snapshot: safe to read from this thread
             if observation is not None and state is not None and not state.is_terminal():
                 event = judge(state, observation.faces(), self.feed.auto_apply)  # set on the settings screen too
                 if event is not None:
                     app.post(lambda read_in=state, seen=event: session.camera(read_in, seen))
+
+    @staticmethod
+    def _printed_dice(session: Session) -> bool:
+        """Whether the game on the table has printed dice (none on the table: pips)."""
+        from engine import registry
+
+        game = session.view.game_id
+        return bool(game) and registry.game_class(game).printed_dice
 
     def learn_empty_table(self) -> None:
         """Asked from the screen (UI thread): the camera learns the empty table from its next
@@ -273,7 +295,7 @@ class Devices:
         self._learn_table.set()
         self._session.notify(tr("Learning the empty table: keep it clear for a moment."))
 
-    def _learnt(self, reader, frames: list) -> Any:
+    def _learnt(self, readers, frames: list) -> Any:
         """On the camera thread: the empty table from ``frames``, saved and used; what to say."""
         from assistant.commands.calibrate_dice import empty_table_path
         from vision.dice_background import BackgroundError, TableBackground
@@ -287,7 +309,7 @@ class Devices:
         except (BackgroundError, OSError) as exc:
             log.warning("empty table: %s", exc)
             return tr("The empty table could not be learnt ({reason}).", reason=str(exc))
-        reader.background = background
+        readers.background = background
         self._table_moved = False
         return tr("Empty table learnt: its markers and print are not read as dice.")
 
@@ -341,5 +363,7 @@ class Devices:
             except Exception:  # closing one device must not stop the others from closing
                 log.exception("while closing a device")
         self._closers.clear()
+        for thread in self._threads:  # a thread left inside OpenCV as Python exits aborts the process
+            thread.join(CLOSE_WAIT_S)
         if self.notifier is not None:
             self.notifier.stopping()

@@ -73,3 +73,15 @@ def test_every_default_setting_has_a_comment():
         if "=" in line and not line.lstrip().startswith("#"):
             above = lines[number - 1].strip() if number else ""
             assert above.startswith("#") or "#" in line, f"default.toml line {number + 1} has no comment: {line}"
+
+
+def test_values_set_for_one_run_leave_the_settings_they_came_from(tmp_path):
+    settings = load(tmp_path)
+    demo = settings.with_values({"camera.source": "synthetic", "camera.fps": 30}, "demo")
+    assert demo["camera.source"] == "synthetic" and demo["camera.fps"] == 30.0
+    assert demo.sources["camera.source"] == "demo" and "camera.source" in demo.overridden
+    assert settings["camera.source"] == "auto" and settings.sources["camera.source"] == "default"
+    with pytest.raises(ConfigError, match="demo: camera.fps: expected a number"):
+        settings.with_values({"camera.fps": "fast"}, "demo")
+    with pytest.raises(ConfigError, match="demo: camera.sauce: unknown setting"):
+        settings.with_values({"camera.sauce": 1}, "demo")

@@ -425,7 +425,7 @@ def test_the_capture_thread_feeds_frames_until_stopped():
     thread = CaptureThread(camera, lambda frame: (box.put(frame), got.set())).start()
     assert got.wait(2.0)
     thread.stop()
-    assert not thread._thread.is_alive()
+    assert not thread.thread.is_alive()
     assert box.get(timeout=0) is not None
 
 

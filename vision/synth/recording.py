@@ -186,10 +186,10 @@ class LyingDie:
 
 
 class Film:
-    """Frames of one table, written as JPEG files as they are shot."""
+    """Frames of one table, each handed to ``sink`` as it is shot (BGR ``uint8``)."""
 
-    def __init__(self, folder: Path, seed: int, dice: DiceSet):
-        self.folder = folder
+    def __init__(self, seed: int, dice: DiceSet, sink: Callable[[np.ndarray], Any]):
+        self.sink = sink
         self.dice = dice
         self.rng = random.Random(f"film {seed}")
         background = self.rng.choice(BACKGROUNDS)
@@ -255,9 +255,7 @@ class Film:
         lit = image * (self.light if light is None else light)
         for _ in range(frames):
             oy, ox, (width, height) = self.rng.randrange(GRAIN_SLACK), self.rng.randrange(GRAIN_SLACK), SIZE
-            frame = np.clip(lit + self.grain[oy:oy + height, ox:ox + width], 0, 255).astype(np.uint8)
-            cv2.imwrite(str(self.folder / f"frame_{self.frames:05d}.jpg"), frame,
-                        [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
+            self.sink(np.clip(lit + self.grain[oy:oy + height, ox:ox + width], 0, 255).astype(np.uint8))
             self.frames += 1
 
     def drift(self) -> None:
@@ -464,18 +462,24 @@ def _event_rolls(rng: random.Random, rolls: int, taken: set[int]) -> set[int]:
     return chosen
 
 
-def enrolment_photos(film: Film, players: int, folder: Path) -> dict[str, Path]:
+def enrolment_images(film: Film, players: int) -> dict[str, np.ndarray]:
     """For printed dice: a photo per face of one die of each seat's colour showing it."""
-    folder.mkdir(parents=True, exist_ok=True)
-    photos = {}
+    images = {}
     for face in film.dice.faces:
         dice: list[LyingDie] = []
         for seat in range(players):
             dice.append(film.new_die("", seat, face, SEAT_COLOURS[seat], dice))
-        path = folder / f"{face}.jpg"
-        lit = np.clip(film.image(dice) * film.light, 0, 255).astype(np.uint8)
-        cv2.imwrite(str(path), lit, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
-        photos[face] = path
+        images[face] = np.clip(film.image(dice) * film.light, 0, 255).astype(np.uint8)
+    return images
+
+
+def enrolment_photos(film: Film, players: int, folder: Path) -> dict[str, Path]:
+    """``enrolment_images`` written to ``folder`` as FACE.jpg."""
+    folder.mkdir(parents=True, exist_ok=True)
+    photos = {}
+    for face, image in enrolment_images(film, players).items():
+        photos[face] = folder / f"{face}.jpg"
+        cv2.imwrite(str(photos[face]), image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
     return photos
 
 
@@ -489,8 +493,13 @@ def record(game_id: str, players: int, seed: int, out: str | Path, events: Seque
         raise ValueError(f"unknown event {sorted(unknown)[0]!r}; choose from {', '.join(EVENT_KINDS)}")
     match = play(game_id, players, seed, options, max_rolls)
     out = Path(out)
-    (out / "frames").mkdir(parents=True, exist_ok=True)
-    camera = Film(out / "frames", seed, DICE_SETS[game_id])
+    frames = out / "frames"
+    frames.mkdir(parents=True, exist_ok=True)
+
+    def write(frame: np.ndarray) -> None:
+        cv2.imwrite(str(frames / f"frame_{camera.frames:05d}.jpg"), frame, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
+
+    camera = Film(seed, DICE_SETS[game_id], write)
     log = {"game": game_id, "players": players, "seed": seed, **film_match(match, camera, events)}
     match.save(out / "truth.json")
     if camera.dice.printed:
