@@ -13,6 +13,7 @@ darker, so dark dice with light print match light dice with dark print.
 """
 from __future__ import annotations
 
+import math
 import zipfile
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -23,7 +24,7 @@ import numpy as np
 
 from vision.dice_patches import PATCH_CONTEXT, PATCH_SIDE
 
-SQUARE = 20          # side of the compared face square, px
+SQUARE = 28          # side of the compared face square, px (at 20 px, printed 3s and 5s blurred together)
 SLACK = 2            # px of shift tried each way when comparing
 SHARPNESS = 25.0     # softmax scale on correlations when none can be fitted (a gap of 0.1 is a 12:1 preference)
 SHARPNESS_TRIED = np.geomspace(10.0, 100.0, 40)  # the scales the enrolment chooses from (clean photos of
@@ -148,6 +149,10 @@ class EnrolledFaces:
                 sharpness = float(data["sharpness"]) if "sharpness" in data.files else SHARPNESS
         except (OSError, KeyError, ValueError, zipfile.BadZipFile) as exc:
             raise EnrolledFacesError(f"{path}: not an enrolled-faces file ({exc})") from None
+        side = math.isqrt(vectors.shape[1]) if vectors.ndim == 2 else 0
+        if side != SQUARE and side * side == vectors.shape[1]:
+            raise EnrolledFacesError(f"{path}: faces enrolled at {side} px by an older version (now {SQUARE} px); "
+                                     "run `table-assistant calibrate dice-faces` again")
         if not faces or vectors.ndim != 2 or vectors.shape[1] != SQUARE * SQUARE or len(labels) != len(vectors) \
                 or labels.min(initial=0) < 0 or labels.max(initial=0) >= len(faces):
             raise EnrolledFacesError(f"{path}: not an enrolled-faces file (inconsistent contents)")

@@ -115,3 +115,11 @@ def test_a_file_enrolled_before_the_sharpness_was_fitted_keeps_the_old_scale(tmp
              labels=enrolled().labels, sharpness=np.float64(-3))
     with pytest.raises(EnrolledFacesError, match="sharpness"):
         EnrolledFaces.load(tmp_path / "bad.npz")
+
+
+def test_faces_enrolled_at_another_size_ask_for_a_new_enrolment(tmp_path):
+    np.savez(tmp_path / "small.npz", faces=np.array(["7", "X"]), vectors=np.ones((8, 20 * 20), np.float32),
+             labels=np.repeat([0, 1], 4))
+    with pytest.raises(EnrolledFacesError, match=f"enrolled at 20 px by an older version \\(now {SQUARE} px\\); "
+                                                 "run `table-assistant calibrate dice-faces` again"):
+        EnrolledFaces.load(tmp_path / "small.npz")
