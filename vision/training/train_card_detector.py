@@ -198,10 +198,11 @@ def judge(model, data, threshold: float = 0.3) -> dict[str, float]:
 
 
 def export(model, path: Path) -> None:
+    """Declared at the training size: OpenCV 4.x (a Pi's) cannot import the upsampling path with
+    symbolic sides, and both 4.x and 5 take any input whose sides are multiples of 32."""
     model.eval()
     torch.onnx.export(model, torch.zeros(1, 3, SIZE[1], SIZE[0]), str(path), input_names=["image"],
-                      output_names=["maps"], opset_version=13, dynamo=False,
-                      dynamic_axes={"image": {2: "height", 3: "width"}, "maps": {2: "rows", 3: "cols"}})
+                      output_names=["maps"], opset_version=13, dynamo=False)
     model.train()
 
 
