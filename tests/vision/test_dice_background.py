@@ -36,7 +36,7 @@ def test_what_the_empty_mat_shows_is_not_read_as_dice_once_learnt(tmp_path):
     layout = mat_layout("hilo", "A2", 3)
     frames = [mat_photo(layout, 1, Photo(light=(g, g)), zone_names(layout))[0] for g in (*LIGHTS, LATER)]
     empty = frames[-1]
-    assert len(reader().read(empty)) >= 2, "premise: markers and lettering of the mat pass for dice"
+    assert reader().read(empty), "premise: markers or lettering of the mat pass for dice"
     learnt = learnt_reader(frames[:-1], tmp_path)
     assert learnt.read(empty) == []
     for seed in (51, 56):
