@@ -283,8 +283,8 @@ def play_in_terminal(table: DemoTable, step: float, moves: int | None, language:
 
 
 def camera_summary(rolls: Counter) -> Text:
-    return tr("The camera played {camera} rolls by itself; {offer} were offered and touched, {touch} entered "
-              "by touch, {undone} undone.", camera=rolls["camera"], offer=rolls["offer"], touch=rolls["touch"],
+    return tr("Rolls played by the camera by itself: {camera}; offered and touched: {offer}; entered by touch: "
+              "{touch}; undone: {undone}.", camera=rolls["camera"], offer=rolls["offer"], touch=rolls["touch"],
               undone=rolls["undone"])
 
 

@@ -107,8 +107,8 @@ def test_the_text_demo_films_its_rolls_and_the_camera_plays_them(game_id, seed, 
     assert run_demo(settings_mod.load(), "--text", "--step", "0", "--game", game_id, "--seed", seed,
                     "--moves", moves) == 0
     out = capsys.readouterr().out
-    counts = re.search(r"The camera played (\d+) rolls by itself; (\d+) were offered and touched, (\d+) entered "
-                       r"by touch, (\d+) undone", out)
+    counts = re.search(r"Rolls played by the camera by itself: (\d+); offered and touched: (\d+); entered by "
+                       r"touch: (\d+); undone: (\d+)", out)
     assert counts, out
     camera, offered, touched, undone = map(int, counts.groups())
     assert undone == 0 and camera + offered + touched >= 3
