@@ -16,7 +16,7 @@ from typing import Callable, Iterator
 
 from assistant import repair
 from assistant.backups import Backups, open_copy, write_copy
-from assistant.records import StoreError, read_match, transaction, write_match
+from assistant.records import UNREADABLE, StoreError, read_match, transaction, write_match
 from engine.text import Text, listing, tr
 
 log = logging.getLogger(__name__)
@@ -30,7 +30,7 @@ def _guarded(step):
     def guarded(self: "Mender", *args):
         try:
             step(self, *args)
-        except (sqlite3.Error, OSError) as exc:
+        except (*UNREADABLE, OSError) as exc:
             log.error("records: %s failed: %s", step.__name__, exc)
             self._told.append(tr("The records could not all be checked and mended ({error}); some games may "
                                  "be missing or not open.", error=str(exc)))
@@ -122,7 +122,7 @@ class Mender:
                     for match_id in repair.match_ids(damaged):
                         try:
                             stored = read_match(damaged, match_id)
-                        except sqlite3.Error as exc:
+                        except UNREADABLE as exc:
                             log.warning("records: game %s of %s cannot be read: %s", match_id, self.kept, exc)
                             continue
                         taken += 1
@@ -137,7 +137,7 @@ class Mender:
                     repair.copy_players(db, damaged)
             finally:
                 damaged.close()
-        except sqlite3.Error as exc:
+        except UNREADABLE as exc:
             log.warning("records: no more could be read of %s: %s", self.kept, exc)
         finally:
             for suffix in COMPANIONS:
@@ -172,17 +172,23 @@ class Mender:
 
     @contextmanager
     def _sources(self) -> Iterator[list[repair.Source]]:
-        """The backups that can be read, the newest first, open read-only while in use."""
+        """The backups that can be read, the newest first, open read-only while in use. A
+        damaged one is set aside (renamed ``*.damaged``), so that it is neither read again nor
+        taken for the newest when the next backup is due."""
         sources = []
         for _, path in self.backups.newest_first():
             db = None
             try:
                 db = open_copy(path)
+                check = db.execute("PRAGMA integrity_check").fetchone()[0]
+                if check != "ok":
+                    raise sqlite3.DatabaseError(f"integrity check: {' '.join(check.split())}")
                 db.execute("SELECT count(*) FROM matches").fetchone()
-            except sqlite3.Error as exc:
-                log.warning("records: the backup %s cannot be read: %s", path, exc)
+            except UNREADABLE as exc:
+                log.warning("records: the backup %s cannot be read (%s); set aside", path, exc)
                 if db is not None:
                     db.close()
+                os.replace(path, path.with_name(path.name + ".damaged"))
                 continue
             when = time.strftime("%Y-%m-%d %H:%M", time.localtime(path.stat().st_mtime))
             sources.append(repair.Source(tr("the backup of {when}", when=when), db))

@@ -25,6 +25,11 @@ log = logging.getLogger(__name__)
 STATUSES = ("playing", "finished", "abandoned")
 
 
+# What reading a damaged database raises: SQLite's errors, and a message of SQLite's quoting a
+# damaged schema, which is not UTF-8.
+UNREADABLE = (sqlite3.Error, UnicodeDecodeError)
+
+
 class StoreError(ValueError):
     """The database cannot be used as asked (newer schema, unknown match, out-of-order action)."""
 

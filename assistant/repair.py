@@ -8,7 +8,7 @@ import logging
 import sqlite3
 from dataclasses import dataclass
 
-from assistant.records import Stored, erase_match, read_match, write_match
+from assistant.records import UNREADABLE, Stored, erase_match, read_match, write_match
 from engine.match import MatchFileError, Player
 from engine.text import Text, listing, tr
 
@@ -51,7 +51,7 @@ def mend(db: sqlite3.Connection, stored: Stored, sources: list[Source]) -> tuple
     for source in sources:
         try:
             candidate = read_match(source.db, stored.id)
-        except sqlite3.Error:
+        except UNREADABLE:
             continue
         if candidate is None or candidate.problem or not _same_match(stored, candidate):
             continue
@@ -94,17 +94,21 @@ def _same_match(stored: Stored, candidate: Stored) -> bool:
 
 
 def restore_newer(db: sqlite3.Connection, source: Source) -> list[int]:
-    """Bring back from ``source`` every intact match it holds in a later state than ``db`` does
-    (or that ``db`` lacks); the match ids. Only when ``source`` is ahead of ``db`` as a whole."""
-    if counter(source.db) <= counter(db):
-        return []
+    """Bring back from ``source`` every intact match that ``db`` lacks (matches are never
+    deleted: one missing was lost) and, when ``source`` is ahead of ``db`` as a whole, every one
+    it holds in a later state; the match ids."""
+    ahead = counter(source.db) > counter(db)
     restored = []
     for match_id in match_ids(source.db):
-        theirs = read_match(source.db, match_id)
+        try:
+            theirs = read_match(source.db, match_id)
+        except UNREADABLE as exc:  # a damaged page of the backup: its other matches still serve
+            log.warning("records: game %s of %s cannot be read: %s", match_id, source.label, exc)
+            continue
         if theirs is None or theirs.problem or theirs.result_problem:
             continue
         mine = read_match(db, match_id)
-        if mine is None or mine.header is None or mine.header.touched < theirs.header.touched:
+        if mine is None or ahead and (mine.header is None or mine.header.touched < theirs.header.touched):
             write_match(db, theirs)
             restored.append(match_id)
     if restored:

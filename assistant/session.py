@@ -8,6 +8,7 @@ devices hand their intents over. Advice runs on an ``AdviceWorker`` when the app
 """
 from __future__ import annotations
 
+import errno
 import logging
 import sqlite3
 from dataclasses import replace
@@ -281,7 +282,7 @@ class Session:
             result = operation()
         except (StoreError, sqlite3.Error, OSError) as exc:
             log.error("records not written: %s", exc)
-            self._say(tr("not saved, so not applied: {reason}", reason=str(exc)), ERROR)
+            self._say(tr("not saved, so not applied: {reason}", reason=_why_not_written(exc)), ERROR)
             return None
         return True if result is None else result
 
@@ -386,3 +387,17 @@ _INTENTS: dict[str, Callable[[Session], ViewState]] = {
     "UP": lambda s: s.move_cursor(-1),
     "MENU": Session.leave,
 }
+
+
+def _why_not_written(exc: Exception) -> Text | str:
+    """What the players can do about a write that failed: the disk full, read-only or failing is
+    said in their words; anything else as the records said it."""
+    code = (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF
+    number = getattr(exc, "errno", None)
+    if code == sqlite3.SQLITE_FULL or number == errno.ENOSPC:
+        return tr("the disk is full: make room on it")
+    if code == sqlite3.SQLITE_READONLY or number == errno.EROFS:
+        return tr("the disk has become read-only: restart the kiosk, and if it stays so, check the memory card")
+    if code == sqlite3.SQLITE_IOERR or number == errno.EIO:
+        return tr("the disk could not be written (input/output error): check the memory card")
+    return str(exc)

@@ -102,7 +102,8 @@ def load(
             _merge(settings, _read_file(path), str(path))
     below = dict(settings.sources)
     for dotted, raw in _env_overrides(env).items():
-        _merge(settings, _nest(dotted, _coerce(settings, dotted, raw, "environment")), "environment")
+        variable = f"environment variable {ENV_PREFIX}{dotted.upper().replace('.', '__')}"
+        _merge(settings, _nest(dotted, _coerce(settings, dotted, raw, variable)), "environment")
     if cli_file is not None:
         path = Path(cli_file)
         if not path.is_file():
@@ -119,7 +120,7 @@ def _read_file(path: Path) -> dict[str, Any]:
         return tomllib.loads(path.read_text("utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read: {exc}") from exc
-    except tomllib.TOMLDecodeError as exc:
+    except ValueError as exc:  # TOMLDecodeError, or an integer past Python's 4,300 digits
         raise ConfigError(f"{path}: not valid TOML: {exc}") from exc
 
 
@@ -145,7 +146,7 @@ def write_user_file(path: Path, changes: Mapping[str, Any]) -> None:
         data = tomllib.loads(text)
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read: {exc}") from exc
-    except tomllib.TOMLDecodeError as exc:
+    except ValueError as exc:
         raise ConfigError(f"{path}: not valid TOML, so not changed: {exc}") from exc
     wanted = copy.deepcopy(data)
     for dotted, value in typed.items():
@@ -158,7 +159,7 @@ def write_user_file(path: Path, changes: Mapping[str, Any]) -> None:
         text = _set_line(text, dotted, value)
     try:
         edited = tomllib.loads(text) == wanted
-    except tomllib.TOMLDecodeError:
+    except ValueError:
         edited = False
     _replace(path, text if edited else _dump(wanted).lstrip("\n"))
 
@@ -230,7 +231,7 @@ def _comment(rest: str) -> str:
     for at in (i for i, char in enumerate(rest) if char == "#"):
         try:
             tomllib.loads(f"v = {rest[:at]}")
-        except tomllib.TOMLDecodeError:
+        except ValueError:
             continue
         return rest[len(rest[:at].rstrip()):]
     return ""
@@ -271,7 +272,7 @@ def _coerce(settings: Settings, dotted: str, raw: str, origin: str) -> Any:
         return raw
     try:
         return tomllib.loads(f"v = {raw}")["v"]
-    except tomllib.TOMLDecodeError:
+    except ValueError:
         raise ConfigError(
             f"{origin}: {dotted}: expected {_type_name(expected)}, got {raw!r}"
         ) from None

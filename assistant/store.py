@@ -223,9 +223,13 @@ class Store:
                 self._create(db)
             elif version == 1:
                 self._migrate_from_1(db)
+            _check_columns(db)
         except sqlite3.Error as exc:
             db.close()
             raise self._opening_error(exc) from exc
+        except UnicodeDecodeError:  # SQLite's own message quotes a damaged schema, not UTF-8
+            db.close()
+            raise _Unreadable("the description of its tables is damaged") from None
         except BaseException:
             db.close()
             raise
@@ -418,6 +422,18 @@ class Store:
 
     def _transaction(self):
         return transaction(self._db)
+
+
+def _check_columns(db: sqlite3.Connection) -> None:
+    """The tables hold the columns this version writes: a damaged schema (quick_check passes a
+    bit flipped in a column's name) is refused, not read as records."""
+    with closing(sqlite3.connect(IN_MEMORY)) as model:
+        model.executescript(_SCHEMA)
+        for (table,) in model.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall():
+            wanted = [row[1:3] for row in model.execute(f"PRAGMA table_info({table})")]
+            found = [row[1:3] for row in db.execute(f"PRAGMA table_info({table})")]
+            if found != wanted:
+                raise _Unreadable(f"the table {table} is not as written (its columns are damaged)")
 
 
 def _lenient_text(raw: bytes) -> str:

@@ -55,21 +55,37 @@ def read_labels(folder: str | Path, need_boxes: bool = True) -> dict[str, list[B
     labels: dict[str, list[Box]] = {}
     # utf-8-sig: spreadsheet programs start the file with a byte-order mark
     with open(path, newline="", encoding="utf-8-sig") as handle:
-        reader = csv.DictReader(handle)
-        reader.fieldnames = [name.strip() for name in reader.fieldnames or ()]
-        missing = {"filename", "xmin", "ymin", "xmax", "ymax", "label"} - set(reader.fieldnames)
-        if missing:
-            raise DatasetError(f"{path}: missing columns {', '.join(sorted(missing))}")
-        for line, row in enumerate(reader, start=2):
-            try:
-                coords = [float(row[k]) if row[k] not in ("", None) else float("nan")
-                          for k in ("xmin", "ymin", "xmax", "ymax")]
-            except ValueError:
-                raise DatasetError(f"{path}:{line}: box coordinates must be numbers") from None
-            if need_boxes and any(np.isnan(coords)):
-                raise DatasetError(f"{path}:{line}: empty box coordinates")
-            labels.setdefault(row["filename"], []).append(Box(*coords, label=_label(row["label"])))
+        try:
+            reader = csv.DictReader(handle)
+            reader.fieldnames = [name.strip() for name in reader.fieldnames or ()]
+            missing = {"filename", "xmin", "ymin", "xmax", "ymax", "label"} - set(reader.fieldnames)
+            if missing:
+                raise DatasetError(f"{path}: missing columns {', '.join(sorted(missing))}")
+            for line, row in enumerate(reader, start=2):
+                labels.setdefault(_filename(row, path, line), []).append(_box(row, path, line, need_boxes))
+        except UnicodeDecodeError as exc:
+            raise DatasetError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+        except csv.Error as exc:
+            raise DatasetError(f"{path}:{reader.line_num}: {exc}") from None
     return labels
+
+
+def _filename(row: dict, path: Path, line: int) -> str:
+    if None in row.values():  # csv fills the cells a short row lacks with None
+        raise DatasetError(f"{path}:{line}: fewer cells than the header's columns")
+    if not row["filename"].strip():
+        raise DatasetError(f"{path}:{line}: no filename")
+    return row["filename"]
+
+
+def _box(row: dict, path: Path, line: int, need_boxes: bool) -> Box:
+    try:
+        coords = [float(row[k]) if row[k] != "" else float("nan") for k in ("xmin", "ymin", "xmax", "ymax")]
+    except ValueError:
+        raise DatasetError(f"{path}:{line}: box coordinates must be numbers") from None
+    if need_boxes and any(np.isnan(coords)):
+        raise DatasetError(f"{path}:{line}: empty box coordinates")
+    return Box(*coords, label=_label(row["label"]))
 
 
 def _label(text: str) -> str:

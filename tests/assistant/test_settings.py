@@ -63,7 +63,7 @@ def test_environment_values_take_the_default_type(tmp_path):
     key = next(k for k, v in defaults.items() if isinstance(v, bool))
     env_name = "TABLE_ASSISTANT__" + key.upper().replace(".", "__")
     assert load(tmp_path, env={env_name: "true"})[key] is True
-    with pytest.raises(ConfigError, match=rf"environment: {key}: expected true or false, got 'yes'"):
+    with pytest.raises(ConfigError, match=rf"environment variable {env_name}: {key}: expected true or false, got .yes."):
         load(tmp_path, env={env_name: "yes"})
 
 
@@ -85,3 +85,40 @@ def test_values_set_for_one_run_leave_the_settings_they_came_from(tmp_path):
         settings.with_values({"camera.fps": "fast"}, "demo")
     with pytest.raises(ConfigError, match="demo: camera.sauce: unknown setting"):
         settings.with_values({"camera.sauce": 1}, "demo")
+
+
+def wrong_values(default):
+    """A value of another type than ``default``'s, as TOML text; and as --set / environment text
+    (None for a string, which any text is)."""
+    if isinstance(default, bool):
+        return '"yes"', "maybe"
+    if isinstance(default, (int, float)):
+        return '"fast"', "fast"
+    if isinstance(default, list):
+        return "3", "three"
+    return "[1, 2]", None
+
+
+def every_key():
+    return sorted(key for key, value in load_defaults().flat().items() if not isinstance(value, dict))
+
+
+def load_defaults():
+    return settings_mod.Settings(values=__import__("tomllib").loads(settings_mod.default_text()))
+
+
+@pytest.mark.parametrize("key", every_key())
+def test_every_setting_of_the_wrong_type_is_named_from_every_layer(tmp_path, key):
+    in_file, as_text = wrong_values(load_defaults()[key])
+    section, name = key.rsplit(".", 1)
+    bad = tmp_path / "bad.toml"
+    bad.write_text(f"[{section}]\n{name} = {in_file}\n")
+    with pytest.raises(ConfigError, match=f"^{bad}: {key}: expected "):
+        load(tmp_path, cli_file=bad)
+    if as_text is None:
+        return
+    with pytest.raises(ConfigError, match=f"^command line: {key}: expected "):
+        load(tmp_path, overrides={key: as_text})
+    variable = "TABLE_ASSISTANT__" + key.upper().replace(".", "__")
+    with pytest.raises(ConfigError, match=f"^environment variable {variable}: {key}: expected "):
+        load(tmp_path, env={variable: as_text})

@@ -396,29 +396,43 @@ def test_the_run_command_says_why_in_one_line(tmp_path, monkeypatch, capsys):
     assert code == 1 and err.count("\n") == 1 and "the records folder" in err and "Not a directory" in err
 
 
-def test_a_full_disk_says_so_and_nothing_acknowledged_is_lost(tmp_path):
+def play_until_refused(session, acknowledged):
+    """Play toy matches until a move is not saved; the refused move's view."""
+    for _ in range(3000):
+        if session.match is None or session.position.is_terminal():
+            view = session.new_match("toy", ["Ana", "Ben"])
+            if view.match_id is not None:
+                acknowledged[view.match_id] = []
+        else:
+            state = session.position
+            action = state.legal_actions()[0 if state.is_chance_node() else -1]
+            view = session.play(action)
+            if view.message and view.message.kind != "error":
+                acknowledged[view.match_id].append(str(action))
+        if view.message and view.message.kind == "error":
+            return view
+    raise AssertionError("every move was saved")
+
+
+@pytest.mark.parametrize("stop, allow, said", [
+    ("PRAGMA max_page_count = {size}", "PRAGMA max_page_count = {room}", "the disk is full: make room on it"),
+    ("PRAGMA query_only = 1", "PRAGMA query_only = 0",
+     "the disk has become read-only: restart the kiosk, and if it stays so, check the memory card"),
+])
+def test_a_full_or_read_only_disk_says_so_and_nothing_acknowledged_is_lost(tmp_path, stop, allow, said):
     path = tmp_path / "records.sqlite3"
     with Store(path, clock=Clock()) as store:
         session = Session(store)
+        acknowledged = {session.new_match("toy", ["Ana", "Ben"]).match_id: []}
+        for line in ["roll 3", "again", "roll 5"]:
+            session.play(line)
+            acknowledged[1].append(line)
         size = store._db.execute("PRAGMA page_count").fetchone()[0]
-        store._db.execute(f"PRAGMA max_page_count = {size}")  # the disk is full: no page can be added
-        acknowledged, view = {}, session.view
-        for _ in range(3000):
-            if session.match is None or session.position.is_terminal():
-                view = session.new_match("toy", ["Ana", "Ben"])
-                if view.match_id is not None:
-                    acknowledged[view.match_id] = []
-            else:
-                state = session.position
-                action = state.legal_actions()[0 if state.is_chance_node() else -1]
-                view = session.play(action)
-                if view.message and view.message.kind != "error":
-                    acknowledged[view.match_id].append(str(action))
-            if view.message and view.message.kind == "error":
-                break
-        assert view.message.text == "not saved, so not applied: database or disk is full"
+        store._db.execute(stop.format(size=size))  # no page can be added, or nothing written
+        view = play_until_refused(session, acknowledged)
+        assert view.message.text == f"not saved, so not applied: {said}"
         assert view.moves == len(acknowledged[view.match_id])
-        store._db.execute(f"PRAGMA max_page_count = {size * 10}")  # room again: play goes on
+        store._db.execute(allow.format(room=size * 10))  # room again, or writable again: play goes on
         state = session.position
         action = state.legal_actions()[0 if state.is_chance_node() else -1]
         assert session.play(action).moves == len(acknowledged[view.match_id]) + 1
@@ -536,3 +550,16 @@ def test_when_mending_fails_the_kiosk_still_starts_and_says_so(tmp_path, monkeyp
     monkeypatch.undo()
     with Store(path) as store:  # room again: mended at the next start
         assert "game 3 (its record is damaged" in store.notice
+
+
+def test_a_damaged_backup_is_set_aside_without_troubling_the_players(tmp_path):
+    path = records(tmp_path)
+    [newest] = [p for p in path.with_name(path.name + ".backups").iterdir()]
+    data = bytearray(newest.read_bytes())
+    data[4096:4096 + 100] = bytes(100)  # the header of a page of the backup zeroed
+    newest.write_bytes(bytes(data))
+    with Store(path) as store:
+        assert store.notice is None and lines_of(store, 1) == FIRST
+        assert newest.with_name(newest.name + ".damaged").read_bytes() == bytes(data)
+        [(_, fresh)] = store.backups.newest_first()  # none was left: one is taken at once
+        assert fresh != newest and lines_of_file(fresh, 1) == FIRST
