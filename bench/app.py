@@ -3,8 +3,12 @@
 Starts `table-assistant run` in a fresh process (no camera, no GPIO, a new records file) and
 times it until the first frame is on screen, which the app reports over systemd's notify socket
 (READY=1), as it does under the kiosk's unit. Then plays a simulated table (`demo`) of each game
-and samples the process's resident memory. Needs an X display: uses $DISPLAY, else starts Xvfb.
-Prints figures; asserts nothing.
+and samples the process's resident memory. With ``--minutes M`` it plays the whole demo (every game
+in turn, its dice filmed and read by the camera path) for M minutes instead, at the demo's own
+pace, and prints the memory every few minutes. Needs an X display: uses $DISPLAY, else starts
+Xvfb. Prints figures; asserts nothing.
+
+    .venv/bin/python bench/app.py [--minutes 30]
 """
 from __future__ import annotations
 
@@ -86,6 +90,24 @@ def demo_memory(game: str) -> tuple[int, int, float]:
         return last, peak, time.perf_counter() - started
 
 
+def long_play(minutes: float, every: float = 300.0) -> list[tuple[float, int, int]]:
+    """(seconds, RSS, peak RSS) of the demo: after 10 s, then every ``every`` seconds for ``minutes``."""
+    with tempfile.TemporaryDirectory() as folder:
+        env = {**os.environ, "KIVY_NO_CONSOLELOG": "1", "KIVY_HOME": folder}
+        process = subprocess.Popen(cli("demo", "--seed", "1"), env=env, cwd=ROOT,
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        started, samples = time.perf_counter(), []
+        try:
+            while time.perf_counter() - started < minutes * 60 and process.poll() is None:
+                time.sleep(min(every, minutes * 60 - (time.perf_counter() - started)) if samples else 10)
+                rss, peak = rss_kib(process.pid)
+                samples.append((time.perf_counter() - started, rss, peak))
+        finally:
+            process.terminate()
+            process.wait(timeout=30)
+        return samples
+
+
 def update_times(moves: int = 80) -> dict[str, list[float]]:
     """Milliseconds the session and the screen take to show each move (drawing excluded), by
     game, in this process: seeded random moves, no advice."""
@@ -137,8 +159,18 @@ def with_display() -> subprocess.Popen | None:
 
 
 def main() -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--minutes", type=float, help="play the demo this long and follow its memory instead")
+    args = parser.parse_args()
     server = with_display()
     try:
+        if args.minutes:
+            for seconds, rss, peak in long_play(args.minutes):
+                print(f"demo (every game in turn, camera on) after {seconds / 60:.1f} min: RSS {rss / 1024:.0f} MiB, "
+                      f"peak {peak / 1024:.0f} MiB", flush=True)
+            return
         starts = []
         for _ in range(STARTS):
             with tempfile.TemporaryDirectory() as state_dir:

@@ -1,5 +1,6 @@
-"""Fuzzed files for every command that reads one (tests/fuzz_support.py): each mutated file is
-read, or refused in one line naming it; never a traceback.
+"""Fuzzed files for every command that reads one, and for the calibration files the kiosk keeps
+(tests/fuzz_support.py): each mutated file is read, or refused in one line naming it; never a
+traceback.
 
 For each reading command, N seeded mutations of a valid file (bits flipped, spans cut or
 repeated, odd text typed in, truncation, lines removed or swapped, values replaced in a JSON

@@ -154,14 +154,30 @@ ROUND = {"players": [{"name": "Ana", "grid": [["R7", "R2", "R9"], ["B1", "G0", "
 
 class Corpus:
     """One reading command and the files it is fed: ``file(rng)`` a mutated file's bytes,
-    ``argv(path)`` the command line reading it, ``named`` the paths a refusal may name."""
+    ``argv(path)`` the command line reading it, ``named`` the paths a refusal may name. With
+    ``load`` instead of ``argv``, the file is one the kiosk keeps in its state folder (an
+    enrolment, the empty table) and ``load(path)`` is how every command reads it."""
 
-    def __init__(self, name: str, suffix: str, file, argv, named=()):
-        self.name, self.suffix, self.file, self.argv, self.named = name, suffix, file, argv, list(named)
+    def __init__(self, name: str, suffix: str, file, argv=None, named=(), load=None):
+        self.name, self.suffix, self.file, self.argv, self.named, self.load = name, suffix, file, argv, list(named), load
 
     def run(self, path: Path, rng: random.Random) -> tuple[str, str]:
         path.write_bytes(self.file(rng))
+        if self.load is not None:
+            return load_verdict(self.load, path)
         return verdict(self.argv(str(path)), [str(path), *self.named])
+
+
+def load_verdict(load, path: Path) -> tuple[str, str]:
+    """As ``verdict``, for a loader: it returns, or raises a ValueError naming the file (which the
+    command line says in one line, and the kiosk on screen)."""
+    try:
+        load(path)
+    except ValueError as exc:
+        return ("refused" if str(path) in str(exc) and "\n" not in str(exc) else "unclear"), str(exc)
+    except Exception as exc:  # noqa: BLE001 - that is what this looks for
+        return "traceback", f"{type(exc).__name__}: {exc}"[:300]
+    return "read", ""
 
 
 def corpora(folder: Path, photos: bool = True) -> list[Corpus]:
@@ -221,10 +237,43 @@ def corpora(folder: Path, photos: bool = True) -> list[Corpus]:
         assert cli.main(["--set", state, "calibrate", "cards", "--synthetic"]) == 0
     table = hilo_table(mat_layout("hilo", "A2", 2), seed=3, all_face_up=True).frame
     table_jpeg = cv2.imencode(".jpg", table, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes()
+    video = folder / "recording.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 15, (320, 240))
+    for frame in range(6):
+        writer.write(cv2.resize(table, (320, 240)))
+    writer.release()
+    recording = video.read_bytes()
     return readers + [
         Corpus("score hilo --photo PHOTO", ".jpg", lambda rng: mutate_bytes(table_jpeg, rng),
                lambda p: ["--set", state, "score", "hilo", "--photo", p, "--ended-by", "0"]),
+        Corpus("watch GAME VIDEO", ".avi", lambda rng: mutate_bytes(recording, rng),
+               lambda p: ["--set", state, "watch", "splitter", p, "--json"]),
+        Corpus("calibrate dice-background PHOTO", ".jpg", lambda rng: mutate_bytes(table_jpeg, rng),
+               lambda p: ["--set", state, "calibrate", "dice-background", p]),
+        *state_files(folder / "state"),
     ]
+
+
+def state_files(state: Path) -> list[Corpus]:
+    """The calibration files the kiosk keeps in ``state`` (the cards enrolled there already), each
+    with the loader every command reads it with."""
+    import numpy as np
+
+    from vision.card_model import CardModel
+    from vision.dice_background import TableBackground
+    from vision.dice_faces import SQUARE, EnrolledFaces
+
+    rng = np.random.default_rng(0)
+    EnrolledFaces(("1", "X"), rng.random((4, SQUARE * SQUARE), dtype=np.float32), np.array([0, 0, 1, 1]),
+                  40.0).save(state / "faces.npz")
+    TableBackground(rng.integers(0, 255, (48, 64), dtype=np.uint8)).save(state / "background.png")
+    files = {name: (state / name).read_bytes() for name in ("cards.npz", "faces.npz", "background.png")}
+    return [Corpus("cards enrolment (cards.npz)", ".npz", lambda r: mutate_bytes(files["cards.npz"], r),
+                   load=CardModel.load),
+            Corpus("enrolled dice faces (.npz)", ".npz", lambda r: mutate_bytes(files["faces.npz"], r),
+                   load=EnrolledFaces.load),
+            Corpus("empty table (.png)", ".png", lambda r: mutate_bytes(files["background.png"], r),
+                   load=TableBackground.load)]
 
 
 def _labels_in(folder: Path, path: str) -> Path:

@@ -1,5 +1,7 @@
-"""Row-wise array arithmetic that the card and dice readers share."""
+"""Row-wise array arithmetic that the card and dice readers share, and reading their saved arrays."""
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 
@@ -18,3 +20,17 @@ def unit_rows(x: np.ndarray) -> np.ndarray:
 def sigmoid(x: np.ndarray) -> np.ndarray:
     """Probabilities from logits, element-wise."""
     return 1.0 / (1.0 + np.exp(-np.clip(x, -30, 30)))
+
+
+def load_npz(path: str | Path) -> dict[str, np.ndarray]:
+    """Every array of an .npz file, read whole. A missing file is FileNotFoundError; any other
+    failure is one ValueError saying what broke: a damaged file fails deep in zipfile, zlib or
+    numpy's header parser, each with exceptions of its own (BadZipFile, zlib.error, TokenError,
+    SyntaxError, EOFError, MemoryError for a shape that was never written...)."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            return {name: data[name] for name in data.files}
+    except FileNotFoundError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - see above: every one means a damaged file
+        raise ValueError(f"{type(exc).__name__}: {exc}") from None

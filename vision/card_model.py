@@ -16,7 +16,7 @@ from typing import Sequence
 import numpy as np
 
 from engine.table import FACE_DOWN
-from vision.arrays import softmax, unit_rows
+from vision.arrays import load_npz, softmax, unit_rows
 
 NOT_A_CARD = "not-a-card"
 FACE_UP = "face-up"
@@ -203,24 +203,24 @@ class CardModel:
     def load(cls, path: str | Path) -> "CardModel":
         path = Path(path)
         try:
-            with np.load(path, allow_pickle=False) as data:
-                meta = json.loads(str(data["meta"]))
-                if meta.get("format") != FORMAT:
-                    raise EnrolmentError(f"{path}: enrolment format {meta.get('format')}, expected {FORMAT}; "
-                                         "enrol the deck again")
-                values, backs, corners = (
-                    Linear(tuple(meta[name]["classes"]), *(data[f"{name}_{k}"] for k in _LINEAR_ARRAYS))
-                    if name in meta else None
-                    for name in ("values", "backs", "corners"))
-                colours = None
-                if meta.get("colour_classes"):
-                    colours = Gaussians(tuple(meta["colour_classes"]),
-                                        *(data[f"colours_{k}"] for k in ("means", "inverse", "log_det")))
-                model = cls(values, backs, colours, corners, float(meta["aspect"]),
-                            {str(k): int(v) for k, v in meta["counts"].items()})
+            data = load_npz(path)
+            meta = json.loads(str(data["meta"]))
+            if meta.get("format") != FORMAT:
+                raise EnrolmentError(f"{path}: enrolment format {meta.get('format')}, expected {FORMAT}; "
+                                     "enrol the deck again")
+            values, backs, corners = (
+                Linear(tuple(meta[name]["classes"]), *(data[f"{name}_{k}"] for k in _LINEAR_ARRAYS))
+                if name in meta else None
+                for name in ("values", "backs", "corners"))
+            colours = None
+            if meta.get("colour_classes"):
+                colours = Gaussians(tuple(meta["colour_classes"]),
+                                    *(data[f"colours_{k}"] for k in ("means", "inverse", "log_det")))
+            model = cls(values, backs, colours, corners, float(meta["aspect"]),
+                        {str(k): int(v) for k, v in meta["counts"].items()})
         except FileNotFoundError:
             raise EnrolmentError(f"{path}: no card enrolment; run `table-assistant calibrate cards` first") from None
-        except (OSError, KeyError, ValueError, TypeError) as exc:
+        except (OSError, KeyError, ValueError, TypeError, AttributeError) as exc:
             if isinstance(exc, EnrolmentError):
                 raise
             raise EnrolmentError(f"{path}: not a readable card enrolment ({exc}); enrol the deck again") from None

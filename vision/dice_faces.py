@@ -14,7 +14,6 @@ darker, so dark dice with light print match light dice with dark print.
 from __future__ import annotations
 
 import math
-import zipfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterable, Mapping
@@ -22,6 +21,7 @@ from typing import Iterable, Mapping
 import cv2
 import numpy as np
 
+from vision.arrays import load_npz
 from vision.dice_patches import PATCH_CONTEXT, PATCH_SIDE
 
 SQUARE = 28          # side of the compared face square, px (at 20 px, printed 3s and 5s blurred together)
@@ -146,12 +146,12 @@ class EnrolledFaces:
         if not path.is_file():
             raise EnrolledFacesError(f"{path}: no enrolled dice faces; run `table-assistant calibrate dice-faces`")
         try:
-            with np.load(path, allow_pickle=False) as data:
-                faces = tuple(str(f) for f in data["faces"])
-                vectors, labels = data["vectors"].astype(np.float32), data["labels"].astype(np.int32)
-                # files enrolled before the sharpness was fitted keep the old fixed scale
-                sharpness = float(data["sharpness"]) if "sharpness" in data.files else SHARPNESS
-        except (OSError, KeyError, ValueError, zipfile.BadZipFile) as exc:
+            data = load_npz(path)
+            faces = tuple(str(f) for f in data["faces"])
+            vectors, labels = data["vectors"].astype(np.float32), data["labels"].astype(np.int32)
+            # files enrolled before the sharpness was fitted keep the old fixed scale
+            sharpness = float(data["sharpness"]) if "sharpness" in data else SHARPNESS
+        except (OSError, KeyError, ValueError, TypeError) as exc:
             raise EnrolledFacesError(f"{path}: not an enrolled-faces file ({exc})") from None
         side = math.isqrt(vectors.shape[1]) if vectors.ndim == 2 else 0
         if side != SQUARE and side * side == vectors.shape[1]:

@@ -326,7 +326,11 @@ class HiloScreen(GameScreen):
         engine's remark when it makes one (a HILO completed, the round ended)."""
         if not choice.advice:
             return ""
-        change = tr("expected round score {change}", change=signed(-choice.value))
+        amount = signed(-choice.value)
+        if amount == "0.0":  # "expected round score 0.0" reads as a score of nothing
+            change = tr("expected round score unchanged")
+        else:
+            change = tr("expected round score {change}", change=amount)
         advice = choice.advice
         if isinstance(advice, Text) and advice.template == "{first} {second}":
             return tr("{change}. {remark}", change=change, remark=advice.fields["second"])
