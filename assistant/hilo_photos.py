@@ -10,7 +10,7 @@ are null rather than a guess.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 import cv2
@@ -58,7 +58,7 @@ def score_photo(path: str, reader: Callable[[], CardReader], palette: Palette,
     zones = sorted((z for z in layout.zones if z.kind == "grid"), key=lambda z: z.seat)
     if ended_by is not None and not 0 <= ended_by < len(zones):
         raise ValueError(f"--ended-by {ended_by}: this mat's seats are 0 to {len(zones) - 1}")
-    placed, unplaced = cards_by_zone(reader().read(image, pose, layout), pose, layout)
+    placed, unplaced = cards_by_zone(one_of_each(reader().read(image, pose, layout)), pose, layout)
     names = [tr("Player {n}", n=z.seat + 1) for z in zones]
     cards: list[dict[str, Any]] = []
     unread: list[dict[str, Any]] = []
@@ -97,6 +97,32 @@ def score_photo(path: str, reader: Callable[[], CardReader], palette: Palette,
     result.update(grids=[[[p.code(palette) for p in row] for row in grid] for grid in grids], cards=cards,
                   unread=unread)
     return result
+
+
+def one_of_each(readings: list[CardReading]) -> list[CardReading]:
+    """The readings, each face-up card's colour and value narrowed by the others: every card of a
+    Hilo deck exists once, so the chance that this card is k is its own reading's, times the
+    chance that no other card shows k (each other card's own chance of k, taken as independent).
+    A card read unsure between a 5 and an 8 whose 8 lies surely elsewhere becomes a sure 5; two
+    cards read surely as one card both become unsure."""
+    cards = [r for r in readings if not r.is_face_down and r.colours and r.values]
+    joints = [{(c, v): r.certainty * (1 - r.face_down) * pc * pv for c, pc in r.colours.items()
+               for v, pv in r.values.items()} for r in cards]
+    nowhere: dict[tuple[str, str], float] = {}  # the chance that no card shows k
+    for joint in joints:
+        for k, p in joint.items():
+            nowhere[k] = nowhere.get(k, 1.0) * (1.0 - p)
+    narrowed = {}
+    for reading, joint in zip(cards, joints):
+        # no other card shows k: nowhere[k] without this card's own factor (near 1 - p = 0, 0)
+        weights = {k: p * (nowhere[k] / (1.0 - p) if p < 1.0 - 1e-9 else 1.0) for k, p in joint.items()}
+        total = sum(weights.values())
+        if total <= 0:
+            continue
+        colours = {c: sum(w for (fc, _), w in weights.items() if fc == c) / total for c in reading.colours}
+        values = {v: sum(w for (_, fv), w in weights.items() if fv == v) / total for v in reading.values}
+        narrowed[id(reading)] = replace(reading, colours=colours, values=values)
+    return [narrowed.get(id(r), r) for r in readings]
 
 
 @dataclass

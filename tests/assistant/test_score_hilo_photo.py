@@ -10,7 +10,7 @@ import pytest
 
 from assistant.cli import main
 from assistant.commands.print_mat import mat_layout
-from assistant.hilo_photos import score_photo
+from assistant.hilo_photos import one_of_each, score_photo
 from engine.hilo import DEFAULT_PALETTE, Palette, score_text
 from engine.table import FACE_DOWN
 from vision.cards import CardReading, ReaderParams, enrol
@@ -256,3 +256,26 @@ def test_the_photo_options_go_with_hilo_photo(tmp_path, capsys):
                         "--ended-by is only for hilo")):
         assert main(["score", *argv]) == 2
         assert said in capsys.readouterr().err
+
+
+def reading(colours, values, certainty=1.0):
+    return CardReading(np.zeros((4, 2)), 0.0, colours, values, certainty)
+
+
+def test_a_card_unsure_between_two_is_narrowed_by_one_lying_surely_elsewhere():
+    sure_eight = reading({"blue": 0.97, "green": 0.03}, {"8": 0.96, "5": 0.04})
+    unsure = reading({"blue": 0.95, "green": 0.05}, {"8": 0.55, "5": 0.45})
+    face_down = CardReading(np.zeros((4, 2)), 0.99, {}, {})
+    first, second, third = one_of_each([sure_eight, unsure, face_down])
+    assert second.label == "blue 5" and second.values["5"] > 0.85
+    assert first.label == "blue 8" and first.values["8"] > 0.9  # the sure one stays sure
+    assert third is face_down
+    alone, = one_of_each([unsure])  # nothing elsewhere: as read
+    assert alone.label == "blue 8" and abs(alone.values["8"] - 0.55) < 1e-9
+
+
+def test_two_cards_read_surely_as_one_card_are_both_left_unsure():
+    one = reading({"red": 1.0}, {"7": 0.97, "1": 0.03})
+    other = reading({"red": 1.0}, {"7": 0.95, "1": 0.05})
+    narrowed = one_of_each([one, other])
+    assert all(r.values["7"] < 0.9 for r in narrowed), [r.values for r in narrowed]

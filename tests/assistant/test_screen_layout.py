@@ -1,4 +1,4 @@
-"""Every screen as a new user sees it, in English and French, at 800x480 and 1280x720: no text
+"""Every screen as a new user sees it, in English and French, at 800x480 and 1280x800: no text
 that does not fit its widget, no widgets overlapping or outside the window, no touch target
 under 48 px (tests/layout_check.py). Each one's screenshots go to test-artifacts/screenshots/
 with a gallery page, gallery.html, that opens in a browser."""
@@ -15,7 +15,7 @@ from engine.match import Player
 from layout_check import findings
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
-SIZES = ((800, 480), (1280, 720))
+SIZES = ((800, 480), (1280, 800))
 NAMES = ("Ana", "Ben", "Chloé", "Dev", "Emma", "Farid", "Gaëlle", "Hugo", "Inès", "Jules", "Karim", "Léa")
 
 
