@@ -125,6 +125,9 @@ class Mender:
                         except UNREADABLE as exc:
                             log.warning("records: game %s of %s cannot be read: %s", match_id, self.kept, exc)
                             continue
+                        if stored is None:  # listed by a damaged index, its row not found
+                            log.warning("records: game %s of %s cannot be found", match_id, self.kept)
+                            continue
                         taken += 1
                         if stored.problem or stored.result_problem:
                             sentence, moves = repair.mend(db, stored, sources)

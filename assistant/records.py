@@ -14,7 +14,7 @@ import logging
 import math
 import sqlite3
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Iterator
 
 from engine import jsontext
@@ -135,6 +135,10 @@ def read_match(db: sqlite3.Connection, match_id: int) -> Stored | None:
             result = _result(found)
         except Damaged as exc:
             result_problem = f"its result is damaged: {exc}"
+    if header is not None and not problem and (header.status == "finished") != (found is not None):
+        # the status is not in the chain: a finished match is the one with a result
+        problem = f"its status {header.status!r} was changed"
+        header = replace(header, status="finished" if found is not None else "playing")
     return Stored(match_id, header, tuple(lines), tuple(ats), len(actions), problem, result, result_problem)
 
 
