@@ -93,7 +93,8 @@ def demo_memory(game: str) -> tuple[int, int, float]:
 def long_play(minutes: float, every: float = 300.0) -> list[tuple[float, int, int]]:
     """(seconds, RSS, peak RSS) of the demo: after 10 s, then every ``every`` seconds for ``minutes``."""
     with tempfile.TemporaryDirectory() as folder:
-        env = {**os.environ, "KIVY_NO_CONSOLELOG": "1", "KIVY_HOME": folder}
+        # MALLOC_ARENA_MAX as the kiosk's unit sets it
+        env = {**os.environ, "KIVY_NO_CONSOLELOG": "1", "KIVY_HOME": folder, "MALLOC_ARENA_MAX": "2"}
         process = subprocess.Popen(cli("demo", "--seed", "1"), env=env, cwd=ROOT,
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         started, samples = time.perf_counter(), []
