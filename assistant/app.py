@@ -147,6 +147,7 @@ class TableApp(App):
     view = ObjectProperty(None, allownone=True)
     message_text = StringProperty("")
     can_learn_table = BooleanProperty(False)
+    can_read_sheet = BooleanProperty(False)
     can_power_off = BooleanProperty(False)
 
     blanker: IdleBlanker | None = None  # set when the screen darkens when idle (ui.blank_after_s)
@@ -156,11 +157,13 @@ class TableApp(App):
                  game_defaults: Mapping[str, Mapping[str, Any]] | None = None,
                  every: Sequence[tuple[float, Callable[[], Any]]] = (),
                  on_first_frame: Callable[[], Any] | None = None,
-                 learn_empty_table: Callable[[], Any] | None = None, camera_feed: Any = None,
+                 learn_empty_table: Callable[[], Any] | None = None,
+                 read_sheet: Callable[[str, Callable[[Any], Any]], Any] | None = None, camera_feed: Any = None,
                  power_off: Callable[[], Any] | None = None, settings: Settings | None = None, **kwargs):
         """``every``: (seconds, function) pairs run on the UI loop (the demo's steps, the
         watchdog's pings); ``on_first_frame`` runs once the first frame is on screen;
         ``learn_empty_table`` asks the camera to learn the empty table (None: no such button);
+        ``read_sheet(pad, done)`` asks it to read the Splitter sheet under it (None: no camera);
         ``camera_feed`` is what the camera screen shows (an assistant.camera_feed.CameraFeed; None:
         no camera); ``power_off`` shuts the machine down, raising OSError if it cannot (None: the
         demo, a desktop, no such button); ``settings`` keeps the settings screen's changes for
@@ -176,6 +179,8 @@ class TableApp(App):
         self._on_first_frame = on_first_frame
         self.learn_empty_table = learn_empty_table
         self.can_learn_table = learn_empty_table is not None
+        self.read_sheet = read_sheet
+        self.can_read_sheet = read_sheet is not None
         self.camera_feed = camera_feed
         self.power_off = power_off
         self.can_power_off = power_off is not None

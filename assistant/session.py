@@ -161,6 +161,24 @@ class Session:
         match.push(action)
         return self._game_changed(message)
 
+    def play_all(self, actions: Sequence[Action]) -> ViewState:
+        """Play ``actions`` in order, each persisted first, if the rules allow them all (a sheet
+        entered at once); otherwise none, and the first refused is said with its reason."""
+        if self._match is None:
+            return self._say(tr("no game is being played"), ERROR)
+        state = self._match.state
+        for action in actions:
+            reason = state.explain_illegal(action)
+            if reason:
+                return self._say(tr("{action} is not allowed: {reason}", action=str(action), reason=reason), ERROR)
+            state = state.apply(action)
+        view = self._view
+        for action in actions:
+            view = self.play(action)
+            if view.message is None or view.message.kind == ERROR:  # not written: the rest waits
+                break
+        return view
+
     def why_not(self, action: Action | str) -> ViewState:
         """The engine's reason an action is not allowed now (or that it is allowed)."""
         if self._match is None:
@@ -238,12 +256,9 @@ class Session:
 
     def accept(self, explanation: Explanation, by_camera: bool = False) -> ViewState:
         """Play what the camera saw happen: the actions of ``explanation``, in order (a re-roll
-        decision, then its roll), each persisted first; the first refused one stops there."""
-        for action in explanation.actions:
-            view = self.play(action)
-            if view.message is None or view.message.kind == ERROR:
-                return view
-        if not by_camera:
+        decision, then its roll)."""
+        view = self.play_all(explanation.actions)
+        if not by_camera or view.message is None or view.message.kind == ERROR:
             return view
         message = view.message
         return self._publish(replace(view, revision=view.revision + 1, message=replace(

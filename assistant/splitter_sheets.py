@@ -7,15 +7,17 @@ from __future__ import annotations
 
 import tomllib
 from collections import Counter, defaultdict
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
 from typing import Any
 
 import cv2
+import numpy as np
 
 from engine.match import Match
-from engine.splitter import PADS, Pad, Roll, breakdown, format_score
-from engine.splitter.pads import POSITIONS, position, xy
+from engine.splitter import PADS, Pad, Place, Roll, SplitterState, breakdown, format_score
+from engine.splitter.pads import POSITIONS, WIDTH, position, xy
 from engine.splitter.sheet import rows_from_values
 from engine.text import tr
 from vision.sheet import SheetNotFound, SheetReader, SheetUnreadable
@@ -72,6 +74,60 @@ def score_photo(path: str, pad: str, match: str | None = None) -> dict[str, Any]
     if match is not None:
         result["unexplained"] = [list(cell) for cell in unexplained_cells(values, PADS[pad], match_rolls(match))]
     return result
+
+
+@dataclass(frozen=True)
+class SheetReview:
+    """A sheet read by the kiosk's camera, as the players check it before it counts: ``values``
+    by (x, y) (0 where no single digit was read), the cells read unsurely or not at all
+    (``unsure``, until a player sets them), and ``seat``, the seat box crossed (from 1; None
+    when not one)."""
+
+    pad: str
+    values: dict[tuple[int, int], int]
+    unsure: frozenset[tuple[int, int]]
+    seat: int | None
+
+    @classmethod
+    def of_image(cls, image: np.ndarray, pad: str) -> "SheetReview":
+        """The sheet in a camera frame; ValueError saying why none can be read (none in view,
+        another pad's, too blurred)."""
+        try:
+            read = sheet_reader(pad).read(image)
+        except (SheetNotFound, SheetUnreadable) as exc:
+            raise ValueError(str(exc)) from None
+        unsure = {(c.x, c.y) for c in read.unsure(splitter_sheet(pad).read["sure"])}
+        return cls(pad, {(c.x, c.y): c.digit or 0 for c in read.cells}, frozenset(unsure), read.seat)
+
+    def set(self, cell: tuple[int, int], digit: int) -> "SheetReview":
+        """The players' reading of ``cell``: no longer unsure."""
+        return replace(self, values={**self.values, cell: digit}, unsure=self.unsure - {cell})
+
+    def total(self) -> int:
+        return breakdown(self._positions(), PADS[self.pad]).total
+
+    def _positions(self) -> list[int]:
+        values = [0] * POSITIONS
+        for (x, y), digit in self.values.items():
+            values[position(x, y)] = digit
+        return values
+
+    def unexplained(self, rolls: list[Roll]) -> list[tuple[int, int]]:
+        """The cells of the pairs the game's rolls do not explain (``unexplained_cells``)."""
+        return unexplained_cells(self._positions(), PADS[self.pad], rolls)
+
+    def placements(self, state: SplitterState, seat: int) -> tuple[list[Place], list[tuple[int, int]]]:
+        """``seat``'s placements of this sheet on the pairs still empty on the kiosk, and the
+        cells already entered there that the paper contradicts."""
+        kept, places, differ = state.sheets[seat], [], []
+        for left, right in state.pad.pairs:
+            x, y = xy(left)
+            here, there = self.values[(x, y)], self.values[(WIDTH - 1 - x, y)]
+            if not kept[left]:
+                places.append(Place(seat, x, y, here, there))
+            elif (kept[left], kept[right]) != (here, there):
+                differ += [(x, y), (WIDTH - 1 - x, y)]
+        return places, differ
 
 
 def match_rolls(path: str) -> list[Roll]:

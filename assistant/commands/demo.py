@@ -212,7 +212,8 @@ def play_on_screen(args, settings, table: DemoTable, step: float, devices: Devic
     session = table.session
     session.notify(tr("Demo: a simulated table plays by itself; nothing is saved. Touch works as usual."))
     table.step()
-    camera = {} if devices is None else {"camera_feed": devices.feed, "learn_empty_table": devices.learn_empty_table}
+    camera = {} if devices is None else {"camera_feed": devices.feed, "learn_empty_table": devices.learn_empty_table,
+                                         "read_sheet": devices.read_sheet}
     app = make_app(args, settings, session, every=[(max(step, 0.02), lambda: _step_until(table, args.moves, app))],
                    **camera)
     app.bind(on_start=lambda _: _watch_touches(table))

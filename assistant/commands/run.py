@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import threading
+import time
 from typing import Any, Callable
 
 from assistant.camera_policy import judge
@@ -20,6 +21,7 @@ from engine.text import tr
 
 log = logging.getLogger(__name__)
 EMPTY_TABLE_FRAMES = 10  # camera frames the empty table is learnt from (their median)
+SHEET_WAIT_S = 2.0  # how long a sheet's reading waits for a camera frame before saying none came
 CLOSE_WAIT_S = 10.0  # the longest wait at close for the camera's threads (a read, a model loading)
 
 
@@ -46,6 +48,7 @@ def run(args, settings) -> int:
         camera_on = settings["camera.source"] != "none"
         app = make_app(args, settings, session, every=devices.every(), on_first_frame=devices.ready,
                        learn_empty_table=devices.learn_empty_table if camera_on else None,
+                       read_sheet=devices.read_sheet if camera_on else None,
                        camera_feed=devices.feed if camera_on else None,
                        power_off=power_off if draws_on_screen(os.environ) else None)  # a desktop has its own
         devices.start(session, app)
@@ -124,6 +127,7 @@ class Devices:
         self._session: Session | None = None
         self._reading_dice = threading.Event()  # the camera thread has read a frame for dice
         self._learn_table = threading.Event()   # asked from the screen, done by the camera thread
+        self._sheet_wanted: tuple[str, Callable[[Any], Any], float] | None = None  # likewise: (pad, done, when)
         self._table_moved = False  # the camera's view no longer fits the learnt empty table (said once)
         self._camera_missing = False  # "no camera" or "camera lost" was said, "camera back" not yet
         self._camera_done = threading.Event()  # closed, or its recording ended: the dice reader stops
@@ -245,6 +249,9 @@ class Devices:
         empty: list = []
         while True:
             frame = latest.get(timeout=0.2)
+            if self._sheet_wanted is not None and (frame is not None or self._sheet_wanted[2] < time.monotonic()):
+                self._read_sheet(frame, app)
+                continue
             if frame is None:
                 if self._camera_done.is_set():
                     return
@@ -276,6 +283,27 @@ class Devices:
                 event = judge(state, observation.faces(), self.feed.auto_apply)  # set on the settings screen too
                 if event is not None:
                     app.post(lambda read_in=state, seen=event: session.camera(read_in, seen))
+
+    def read_sheet(self, pad: str, done: Callable[[Any], Any]) -> None:
+        """Asked from the screen (UI thread): read the Splitter sheet held under the camera in its
+        next frame; ``done`` gets an assistant.splitter_sheets.SheetReview, or the text saying
+        why none was read, on the UI thread."""
+        self._sheet_wanted = (pad, done, time.monotonic() + SHEET_WAIT_S)
+
+    def _read_sheet(self, frame, app) -> None:
+        """On the camera thread: the sheet wanted, read in ``frame`` (None: no frame came)."""
+        from assistant.splitter_sheets import SheetReview
+
+        pad, done, _ = self._sheet_wanted
+        self._sheet_wanted = None
+        if frame is None:
+            outcome: Any = tr("No frame from the camera: enter the sheet by touch.")
+        else:
+            try:
+                outcome = SheetReview.of_image(frame.image, pad)
+            except ValueError as exc:
+                outcome = tr("No sheet read: {reason}", reason=str(exc))
+        app.post(lambda: done(outcome))
 
     @staticmethod
     def _printed_dice(session: Session) -> bool:

@@ -40,7 +40,10 @@ def playout_judge(pad: Pad) -> Judge:
 def advise(state: SplitterState, player: int | None = None, rng_seed: int = 0,
            simulated_turns: int = SIMULATED_TURNS) -> list[Advice]:
     """``player``'s legal placements of this turn's roll, best first (none when they have nothing
-    to write). ``player`` defaults to the first seat still to write."""
+    to write). ``player`` defaults to the first seat still to write. On paper the sheets are
+    written away from the kiosk, which has nothing to advise."""
+    if state.paper:
+        return []
     waiting = state.waiting_for()
     if player is None:
         player = waiting[0] if waiting else 0

@@ -31,14 +31,18 @@ class SplitterBoard:
     turn: int                            # turns finished
     roller: int
     roll: Roll | None                    # this turn's dice, None until rolled
-    waiting: tuple[int, ...]             # the seats still to write the roll
+    paper: bool                          # the sheets are written on paper, entered after the rolls
+    rolls: tuple[Roll, ...]              # on paper: the game's rolls so far (else none)
+    waiting: tuple[int, ...]             # the seats still to write the roll (on paper: to enter)
     sheets: tuple[SplitterSheet, ...]
+    unwritten: tuple[tuple[Roll, ...], ...]  # on paper: each seat's rolls not on its sheet yet
 
 
 def build_board(state: SplitterState) -> SplitterBoard:
     pad = state.pad.name
-    return SplitterBoard(pad, _layout(pad), state.turn, state.roller(), state.roll, state.waiting_for(),
-                         tuple(_sheet(values, pad) for values in state.sheets))
+    return SplitterBoard(pad, _layout(pad), state.turn, state.roller(), state.roll, state.paper, state.rolls,
+                         state.waiting_for(), tuple(_sheet(values, pad) for values in state.sheets),
+                         tuple(tuple(state.unwritten(seat)) if state.paper else () for seat in range(len(state.sheets))))
 
 
 @lru_cache(maxsize=None)

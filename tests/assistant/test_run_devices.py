@@ -1,5 +1,6 @@
 """The kiosk's devices are optional: each one missing is said once and the touch entry stays."""
 import threading
+import time
 
 import pytest
 
@@ -50,12 +51,18 @@ def test_a_missing_camera_is_said_once_and_nothing_else_stops(tmp_path, monkeypa
                                                      "camera.device": str(tmp_path / "no-such-camera")})
     app = FakeApp()
     devices.start(session, app)
+    answers = []
     try:
         assert app.arrived.wait(30), "the missing camera was never reported"
+        devices.read_sheet("A", answers.append)  # the Splitter screen's button: no frame to read a sheet in
+        deadline = time.monotonic() + 30
+        while not answers and time.monotonic() < deadline:
+            time.sleep(0.05)
     finally:
         devices.close()
     assert str(app.notices[0]) == (
         "No camera found: enter dice and cards by touch. `table-assistant doctor` says what is missing.")
+    assert [str(a) for a in answers] == ["No frame from the camera: enter the sheet by touch."]
     devices.learn_empty_table()  # the screen's button: nothing to learn from
     assert str(session.view.notices[-1]) == "The camera is not reading dice: the empty table cannot be learnt now."
     # then, at most, that the dice reader cannot be loaded either (its networks are optional)
@@ -90,8 +97,42 @@ def test_the_screen_asks_the_camera_to_learn_the_empty_table(tmp_path, monkeypat
     assert np.array_equal(learnt, cv2.cvtColor(table, cv2.COLOR_BGR2GRAY))
 
 
+def test_the_screen_asks_the_camera_to_read_a_sheet_and_gets_it_or_why_not(tmp_path, monkeypatch):
+    import cv2
+
+    from assistant.splitter_sheets import SheetReview, splitter_sheet
+    from vision.synth.sheets import sheet_photo
+
+    photo = sheet_photo(splitter_sheet("B"), 41, 2_000_041, seat=3, blur=0.5)
+    recording = tmp_path / "recording"
+    recording.mkdir()
+    cv2.imwrite(str(recording / "sheet.png"), photo.image)
+    devices = devices_with(tmp_path, monkeypatch, **{"camera.source": "images", "camera.path": str(recording),
+                                                     "camera.fps": "50", "app.state_dir": str(tmp_path / "state")})
+    answers, answered = [], threading.Event()
+
+    def done(outcome):
+        answers.append(outcome)
+        answered.set()
+
+    devices.start(Session(Store(IN_MEMORY)), FakeApp())
+    try:
+        devices.read_sheet("B", done)
+        assert answered.wait(30), "the sheet was never read"
+        answered.clear()
+        devices.read_sheet("A", done)  # the players chose pad A: this sheet is not one
+        assert answered.wait(30), "the other pad's sheet was never answered"
+    finally:
+        devices.close()
+    read, wrong = answers
+    assert isinstance(read, SheetReview) and read.seat == 3
+    right = sum(read.values[cell] == digit for cell, digit in photo.values.items())
+    assert right >= 43 and all(read.values[cell] == digit for cell, digit in photo.values.items()
+                               if cell not in read.unsure)
+    assert str(wrong) == "No sheet read: this is a pad B sheet, not pad A"
+
+
 def test_the_kiosk_says_once_when_the_camera_no_longer_sees_the_learnt_table(tmp_path, monkeypatch):
-    import time
 
     import cv2
     import numpy as np
@@ -146,7 +187,6 @@ def test_the_kiosk_says_once_when_the_camera_no_longer_sees_the_learnt_table(tmp
 @pytest.mark.parametrize("lowered", ["in the settings", "on the settings screen"])
 def test_the_camera_plays_a_sure_roll_by_itself_and_announces_it(tmp_path, monkeypatch, lowered):
     import queue
-    import time
 
     import cv2
 
@@ -228,7 +268,6 @@ def camera_with(monkeypatch, source, read=lambda image: []):
 def run_posted(posted, until, timeout=30):
     """Run what the devices post to the UI thread (this one) until ``until()``."""
     import queue
-    import time
 
     deadline = time.monotonic() + timeout
     while not until():
@@ -270,7 +309,6 @@ def test_a_camera_lost_mid_game_is_said_and_so_is_its_return(tmp_path, monkeypat
 
 
 def test_a_slow_reader_drops_frames_and_never_holds_up_the_screen(tmp_path, monkeypatch):
-    import time
 
     from vision.dice import DieReading
 

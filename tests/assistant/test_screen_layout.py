@@ -49,10 +49,10 @@ def check(ui, name, prepare=None):
     return found
 
 
-def reach(ui, session, game, players, reached, seed=1, pick=None, limit=3000):
-    """A new match of ``game`` played with seeded moves (``pick(state, rng)`` or random ones)
-    until ``reached(view)``, its advice worked out."""
-    session.new_match(game, [Player(name) for name in NAMES[:players]])
+def reach(ui, session, game, players, reached, seed=1, pick=None, limit=3000, options=None):
+    """A new match of ``game`` (with ``options``) played with seeded moves (``pick(state, rng)``
+    or random ones) until ``reached(view)``, its advice worked out."""
+    session.new_match(game, [Player(name) for name in NAMES[:players]], options)
     rng = random.Random(seed)
     for _ in range(limit):
         view = session.view
@@ -99,7 +99,7 @@ def test_home_screens(ui, session):
     assert not found, "\n".join(found)
 
 
-# Each game's states, with (players).
+# Each game's states, with (players) and options if not the defaults.
 GAMES = {
     "hilo": [
         ("setup", 2, lambda v: True),
@@ -132,6 +132,8 @@ GAMES = {
         ("twelve-players", 12, lambda v: v.board.roll is not None and v.board.turn >= 3),
         ("over", 2, over),
         ("twelve-players-over", 12, over),
+        ("paper-roll", 3, lambda v: v.board.turn == 5, {"paper": True}),
+        ("paper-enter", 12, lambda v: v.board.waiting and v.board.turn == 22, {"paper": True}),
     ],
 }
 
@@ -144,8 +146,9 @@ def long_rows(state, rng):
 @pytest.mark.parametrize("game", list(GAMES))
 def test_game_screens(ui, session, game):
     found = []
-    for name, players, reached in GAMES[game]:
-        reach(ui, session, game, players, reached, pick=long_rows if game == "holdup" else None)
+    for name, players, reached, *options in GAMES[game]:
+        reach(ui, session, game, players, reached, pick=long_rows if game == "holdup" else None,
+              options=options[0] if options else None)
         found += check(ui, f"{game}-{name}")
     assert not found, "\n".join(found)
 

@@ -115,3 +115,128 @@ def test_twelve_sheets_at_the_end_in_one_table_that_reads(ui, session):
         assert min(label.font_size for label in table.children if label.text.isdigit()) >= table.least
     finally:
         session.dismiss_notices()
+
+
+# --- on paper ---------------------------------------------------------------------------------------
+
+def rolled_on_paper(session, seed=4):
+    """A paper game of Ana and Ben after its 22 rolls (seeded)."""
+    session.new_match("splitter", ["Ana", "Ben"], {"paper": True})
+    rng = random.Random(seed)
+    while session.position.is_chance_node():
+        session.play(session.position.sample_chance(rng))
+    return session.position
+
+
+def written(state, seed):
+    """A sheet that writes the game's rolls in seeded random pairs: {(x, y): digit}."""
+    rng = random.Random(seed)
+    pairs = list(state.pad.pairs)
+    rng.shuffle(pairs)
+    values = {}
+    for (left, right), roll in zip(pairs, state.rolls):
+        first, second = (roll.low, roll.high) if rng.random() < 0.5 else (roll.high, roll.low)
+        values[(left % 8, left // 8)], values[(right % 8, right // 8)] = first, second
+    return values
+
+
+@pytest.fixture
+def camera(ui):
+    """The kiosk's camera, reading synthetic photos of sheets: ``camera.photo`` is what it sees next."""
+    from assistant.splitter_sheets import SheetReview
+
+    class Camera:
+        photo = None
+        asked = 0
+
+        def read_sheet(self, pad, done):
+            self.asked += 1
+            try:
+                done(SheetReview.of_image(self.photo, pad))
+            except ValueError as exc:
+                done(f"No sheet read: {exc}")
+
+    fake = Camera()
+    ui.app.read_sheet, ui.app.can_read_sheet = fake.read_sheet, True
+    yield fake
+    ui.app.read_sheet, ui.app.can_read_sheet = None, False
+
+
+def test_on_paper_the_screen_shows_the_roll_and_turn_then_a_sheet_read_is_checked_and_counted(ui, session, camera):
+    from assistant.splitter_sheets import splitter_sheet
+    from vision.synth.sheets import sheet_photo
+
+    session.new_match("splitter", ["Ana", "Ben"], {"paper": True})
+    roll(ui, 4, 1)
+    board = ui.screen.board
+    assert board.dice == ["1", "4"] and board.mode == "play"  # the roll, large, while they write
+    assert ui.screen.turn_text == "Turn 2 of 22: Ben rolls; everyone writes on paper"
+    state = rolled_on_paper(session)
+    ui.frames(2)
+    assert board.mode == "enter" and ui.screen.turn_text == "The 22 rolls are made: enter each sheet"
+    assert findings(ui) == []
+    ui.shot("splitter-paper-enter")
+
+    truth = written(state, seed=1)
+    camera.photo = sheet_photo(splitter_sheet("A"), 31, 2_000_031, values=truth, seat=2, blur=0.5).image
+    ui.tap(ui.one("TouchButton", text="Read the sheet under the camera"))
+    assert camera.asked == 1 and board.mode == "review" and board.seat == 1  # seat box 2: Ben's sheet
+    flagged = {(c.cx, c.cy) for c in ui.widgets("SheetCell") if c.flagged}
+    for (x, y), digit in board.review.values.items():  # the players put right what was misread
+        assert digit == truth[(x, y)] or (x, y) in flagged, f"({x},{y}) misread and not marked"
+        for _ in range((truth[(x, y)] - digit) % 6):
+            ui.tap(ui.one("SheetCell", cx=x, cy=y))
+    assert board.review.values == truth
+    found = findings(ui)
+    assert found == [], "\n".join(found)
+    ui.shot("splitter-paper-sheet-read")
+    ui.tap(ui.one("TouchButton", text="Count it"))
+    view = session.view
+    assert view.board.waiting == (0,) and str(view.message.text) == "Ben's sheet is entered."
+    assert {(x, y): view.board.sheets[1].rows[y][x] for (x, y) in truth} == truth
+    assert board.mode == "enter" and board.seat == 0
+
+
+def test_a_sheet_no_roll_explains_is_marked_and_refused_whole(ui, session, camera):
+    from assistant.splitter_sheets import SheetReview
+
+    state = rolled_on_paper(session, seed=5)
+    truth = written(state, seed=2)
+    never = next((a, b) for a in range(1, 7) for b in range(a, 7) if Roll(a, b) not in state.rolls)
+    (left, right), _ = next((pair, roll) for pair in state.pad.pairs for roll in [None])
+    cells = [(left % 8, left // 8), (right % 8, right // 8)]
+    truth[cells[0]], truth[cells[1]] = never
+    board = ui.screen.board
+    board.sheet_read(SheetReview("A", truth, frozenset(), 1))  # as the camera would hand it over
+    ui.frames(1)
+    assert board.mode == "review" and "no roll of the game explains the marked cells" in board.review_text
+    assert {(c.cx, c.cy) for c in ui.widgets("SheetCell") if c.flagged} == set(cells)
+    assert findings(ui) == []
+    ui.shot("splitter-paper-sheet-unexplained")
+    ui.tap(ui.one("TouchButton", text="Count it"))
+    view = session.view
+    assert view.message.kind == "error" and f"no roll of this game was {never[0]} and {never[1]}" in view.message.text
+    assert view.moves == 22 and board.mode == "review"  # nothing entered, the reading kept
+    ui.tap(ui.one("TouchButton", text="Cancel"))
+    assert board.mode == "enter"
+
+
+def test_no_sheet_under_the_camera_is_said_and_the_sheet_can_be_entered_by_touch(ui, session, camera):
+    import numpy as np
+
+    state = rolled_on_paper(session, seed=6)
+    camera.photo = np.full((480, 640, 3), 128, np.uint8)
+    ui.tap(ui.one("TouchButton", text="Read the sheet under the camera"))
+    view = session.view
+    assert view.message.kind == "error" and view.message.text.startswith("No sheet read: ")
+    board = ui.screen.board
+    assert board.mode == "enter" and len(board.roll_rows) == len(set(state.rolls))
+    ui.tap(ui.one("SheetCell", cx=2, cy=0))  # no roll chosen yet
+    assert session.view.message.text == "choose which roll goes there first"
+    chip = ui.one("RollChip", index=0)
+    ui.tap(chip)
+    first = board.rolls_left[0]
+    assert board.dice == [str(first.low), str(first.high)]
+    assert all(c.legal for c in ui.widgets("SheetCell") if c.kind != "none")
+    ui.tap(ui.one("SheetCell", cx=2, cy=0))
+    assert session.view.last == str(Place(0, 2, 0, first.low, first.high))

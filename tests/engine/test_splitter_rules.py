@@ -1,6 +1,8 @@
 """Splitter rules: the 22-turn worked example, simultaneous writing, notation, referee messages,
-positions read back, reports and the `replay` command."""
+positions read back, reports and the `replay` command; the game on paper (the kiosk keeps the
+22 rolls, then each sheet is entered as placements of those rolls, in any order)."""
 import json
+import random
 import re
 from fractions import Fraction
 
@@ -9,7 +11,8 @@ import pytest
 from assistant import cli
 from engine.core import CHANCE, SIMULTANEOUS, TERMINAL, IllegalActionError, InvalidStateError, OptionError, ParseError
 from engine.match import Match
-from engine.splitter import Place, Roll, SplitterGame
+from engine.testing import check_game
+from engine.splitter import Place, Roll, SplitterGame, advise
 from engine.splitter.pads import position
 
 # Rule example 4: dice "a b", then the number written in the left-hand cell and that cell "n x y".
@@ -292,3 +295,101 @@ def test_replay_cli_names_a_line_that_does_not_replay(tmp_path, capsys):
     assert cli.main(["replay", "splitter", str(path)]) == 1
     err = capsys.readouterr().err
     assert "action 2" in err and "the dice show 1 and 4: write those two numbers, not 4 and 4" in err
+
+
+# --- on paper ----------------------------------------------------------------------------------
+
+
+def rolled_all(players=2, seed=0, pad="A"):
+    """A paper game of ``players`` after 22 seeded rolls."""
+    game = SplitterGame(players, {"pad": pad, "paper": True})
+    state, rng = game.new_initial_state(), random.Random(seed)
+    while state.is_chance_node():
+        state = state.apply(state.sample_chance(rng))
+    return game, state
+
+
+def test_the_rolls_come_first_and_no_sheet_is_entered_before_them():
+    game = SplitterGame(2, {"paper": True})
+    state = game.new_initial_state().apply(Roll(4, 1))
+    assert state.current_player() == CHANCE and state.turn == 1 and state.rolls == (Roll(1, 4),)
+    assert state.roller() == 1  # the roller still rotates
+    reason = state.explain_illegal(Place(0, 2, 1, 4, 1))
+    assert "after the 22 rolls" in str(reason)
+
+
+def test_the_example_game_entered_after_its_rolls_scores_15_in_any_order():
+    lines = example_lines()
+    rolls, places = lines[0::2], lines[1::2]
+    match = Match(SplitterGame(1, {"paper": True}), ["Ana"])
+    for line in rolls:
+        match.push(line)
+    assert match.state.current_player() == SIMULTANEOUS and match.state.waiting_for() == (0,)
+    for line in reversed(places):  # the sheet's pairs in any order
+        match.push(line)
+    assert match.state.current_player() == TERMINAL
+    assert match.state.returns() == (15.0,)
+
+
+def test_a_pair_no_roll_explains_is_refused_and_says_why():
+    game, state = rolled_all()
+    never = next(Roll(a, b) for a in range(1, 7) for b in range(a, 7) if Roll(a, b) not in state.rolls)
+    action = Place(0, 2, 0, never.low, never.high)
+    assert not state.is_legal(action)
+    assert f"no roll of this game was {never.low} and {never.high}" in str(state.explain_illegal(action))
+    with pytest.raises(IllegalActionError):
+        state.apply(action)
+
+
+def test_each_roll_is_written_as_many_times_as_it_was_rolled():
+    game, state = rolled_all(players=1, seed=3)
+    roll = max(set(state.rolls), key=state.rolls.count)
+    count = state.rolls.count(roll)
+    cells = [pair for pair in state.empty_pairs(0)]
+    for left, right in cells[:count]:
+        state = state.apply(Place(0, left % 8, left // 8, roll.low, roll.high))
+    left = cells[count][0]
+    extra = Place(0, left % 8, left // 8, roll.low, roll.high)
+    assert f"were rolled {count} times" in str(state.explain_illegal(extra))
+    assert roll not in state.unwritten(0) and len(state.unwritten(0)) == 22 - count
+
+
+def test_no_more_rolls_once_the_22_are_made_and_no_advice_on_paper():
+    game, state = rolled_all()
+    assert "all 22 rolls are made" in str(state.explain_illegal(Roll(1, 2)))
+    assert advise(state) == []
+    assert state.summary()["phase"] == "write" and len(state.summary()["rolls"]) == 22
+
+
+def test_a_position_on_paper_reads_back_and_bad_ones_are_named():
+    game, state = rolled_all(players=2, seed=5)
+    state = state.apply(state.legal_actions()[0])
+    data = state.to_dict()
+    assert game.state_from_dict(data).to_dict() == data
+    short = dict(data, rolls=data["rolls"][:-1])
+    with pytest.raises(InvalidStateError, match="22 rolls, not 21"):
+        game.state_from_dict(short)
+    wrong = dict(data, rolls=[[6, 6]] * 22)
+    with pytest.raises(InvalidStateError, match="no roll of the game explains"):
+        game.state_from_dict(wrong)
+    screen = SplitterGame(2)
+    with pytest.raises(InvalidStateError, match="only a game on paper lists its rolls"):
+        screen.state_from_dict(dict(screen.new_initial_state().to_dict(), rolls=[]))
+
+
+def test_paper_games_pass_the_invariant_suite():
+    # From the start (rolls, then whole sheets entered), and from sheets mostly entered.
+    summary = check_game(SplitterGame(1, {"paper": True, "pad": "B"}), games=2, seed=11, apply_limit=3)
+    assert summary.games == 2 and summary.illegal_probes > 0
+
+    game, late = rolled_all(players=4, seed=12)
+    rng = random.Random(13)
+    while min(len(late.unwritten(s)) for s in range(4)) > 3:
+        late = late.apply(rng.choice(late.legal_actions()))
+
+    class LateEntry(SplitterGame):
+        def new_initial_state(self):
+            return type(late)(self, late.sheets, late.turn, None, late.rolls)
+
+    summary = check_game(LateEntry(4, {"paper": True, "pad": "A"}), games=30, seed=14, apply_limit=3)
+    assert summary.games == 30
