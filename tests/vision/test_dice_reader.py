@@ -10,7 +10,9 @@ import pytest
 from dice_support import dice_settings, reader
 from vision.dice import (FACE_MODEL, DiceReader, DiceReaderError, DieReading, _pip_flatness, _side_faces, _specks,
                          _suppress, _two_as_one, _unlike)
-from vision.dice_patches import PATCH_CONTEXT, PATCH_SIDE
+from vision import dice as dice_module
+from vision.dice import DETECTOR_MOST_PIXELS, MOST_BATCH, detector_maps, run_network
+from vision.dice_patches import PATCH_CONTEXT, PATCH_SIDE, detector_input, folded_blob
 from vision.dice_colours import Palette
 from vision.evaluate import Found, cut_out, enlarged_middle, match, read_labels, reduced_to_middle
 from vision.synth.dice import Look, render_scene
@@ -66,18 +68,63 @@ def test_synthetic_scene(name):
 
 
 class WidthsSeen:
-    """A detector network that notes the width of every frame it is given (folded into 2x2
-    blocks and padded by a pixel all round, ``folded_blob``)."""
+    """A detector network that notes the width of every input it is given (folded into 2x2
+    blocks and padded by a pixel all round, ``folded_blob``), and its pixels."""
 
     def __init__(self, network):
-        self.network, self.widths = network, []
+        self.network, self.widths, self.pixels = network, [], []
 
     def setInput(self, blob):
         self.widths.append(2 * (blob.shape[3] - 1))
+        self.pixels.append(4 * (blob.shape[2] - 1) * (blob.shape[3] - 1))
         self.network.setInput(blob)
 
     def forward(self):
         return self.network.forward()
+
+
+@pytest.fixture
+def widths_looked_at(monkeypatch):
+    """The width of each image the reader's detector looks at (cut into tiles or not)."""
+    widths = []
+
+    def noted(network, image):
+        widths.append(image.shape[1])
+        return detector_maps(network, image)
+
+    monkeypatch.setattr(dice_module, "detector_maps", noted)
+    return widths
+
+
+def test_a_large_image_is_looked_at_in_tiles_with_the_same_maps():
+    closer = DiceReader.from_settings(dice_settings())
+    scene = render_scene(103, size=(1280, 720), count=6, die_px=24, colours=COLOURS)
+    image, _ = detector_input(scene.image, 1904)  # the closer look at most: twice the frame
+    whole = run_network(closer.detector, [image], folded_blob)[0]
+    closer.detector = seen = WidthsSeen(closer.detector)
+    tiled = detector_maps(closer.detector, image)
+    assert len(seen.widths) > 1 and max(seen.pixels) <= DETECTOR_MOST_PIXELS
+    assert tiled.shape == whole.shape and np.abs(tiled - whole).max() < 1e-4
+
+
+def test_many_patches_go_to_a_network_a_batch_at_a_time_with_the_same_answers():
+    checker = reader().checker
+    rng = np.random.default_rng(5)
+    patches = [rng.integers(0, 256, (PATCH_SIDE, PATCH_SIDE, 3), dtype=np.uint8) for _ in range(MOST_BATCH * 2 + 3)]
+    batches = []
+
+    class Counted:
+        def setInput(self, blob):
+            batches.append(len(blob))
+            checker.setInput(blob)
+
+        def forward(self):
+            return checker.forward()
+
+    together = run_network(Counted(), patches, folded_blob)
+    assert batches == [MOST_BATCH, MOST_BATCH, 3]
+    alone = np.vstack([run_network(checker, [p], folded_blob) for p in patches[-3:]])
+    assert together.shape[0] == len(patches) and np.abs(together[-3:] - alone).max() < 1e-4
 
 
 # (die side in a 640-px frame, the closer look's width): the detector at 448 and half that first
@@ -85,28 +132,27 @@ class WidthsSeen:
 # than the frame's own width; or up to twice that when they are small in the frame too (where in
 # that range follows the sides the checker measures, which OpenCV's versions round apart).
 @pytest.mark.parametrize("die_px, closer_width", [(40, None), (36, (640, 640)), (16, (656, 1280))])
-def test_dice_small_for_the_detector_are_looked_at_again_closer(die_px, closer_width):
+def test_dice_small_for_the_detector_are_looked_at_again_closer(die_px, closer_width, widths_looked_at):
     closer = DiceReader.from_settings(dice_settings())
-    closer.detector = seen = WidthsSeen(closer.detector)
     scene = render_scene(101, count=6, die_px=die_px, colours=COLOURS)
     assert_reads(scene, closer.read(scene.image))
-    assert seen.widths[:2] == [448, 224]
+    seen = widths_looked_at
+    assert seen[:2] == [448, 224]
     if closer_width is None:
-        assert len(seen.widths) == 2
+        assert len(seen) == 2
     else:
-        assert len(seen.widths) == 3 and closer_width[0] <= seen.widths[2] <= closer_width[1], seen.widths
+        assert len(seen) == 3 and closer_width[0] <= seen[2] <= closer_width[1], seen
 
 
 @pytest.mark.parametrize("frame_width, first_widths", [(480, [448, 224]), (640, [448, 224]), (1280, [896, 448]),
                                                        (2560, [896, 448])])
-def test_a_wider_frame_is_first_reduced_less(frame_width, first_widths):
+def test_a_wider_frame_is_first_reduced_less(frame_width, first_widths, widths_looked_at):
     # the dice keep their share of the frame: at 1280 px the detector first sees them as at 640
     scaled = DiceReader.from_settings(dice_settings())
-    scaled.detector = seen = WidthsSeen(scaled.detector)
     scene = render_scene(106, size=(frame_width, frame_width * 9 // 16), count=6, die_px=frame_width / 16,
                          colours=COLOURS)
     assert_reads(scene, scaled.read(scene.image))
-    assert seen.widths[:2] == first_widths
+    assert widths_looked_at[:2] == first_widths
 
 
 def test_uneven_light_keeps_faces():
