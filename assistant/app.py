@@ -32,6 +32,7 @@ from assistant import i18n  # noqa: E402
 from assistant.advice_worker import AdviceWorker  # noqa: E402
 from assistant.blanking import Backlights, IdleBlanker  # noqa: E402
 from assistant.display import Screen  # noqa: E402
+from assistant.memory import TRIM_EVERY_S, give_back_freed_memory  # noqa: E402
 from assistant.session import Session  # noqa: E402
 from assistant.settings import Settings  # noqa: E402
 from assistant.views import GAME, ViewState  # noqa: E402
@@ -201,6 +202,7 @@ class TableApp(App):
         self.attach(self.session)
         for seconds, function in self._every:
             Clock.schedule_interval(lambda dt, f=function: f(), seconds)
+        Clock.schedule_interval(lambda dt: give_back_freed_memory(), TRIM_EVERY_S)
         if self._on_first_frame is not None:
             Window.bind(on_flip=self._first_flip)
         return manager
