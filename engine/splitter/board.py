@@ -39,10 +39,10 @@ class SplitterBoard:
 
 
 def build_board(state: SplitterState) -> SplitterBoard:
-    pad = state.pad.name
+    pad, seats = state.pad.name, range(len(state.sheets))
+    unwritten = tuple(tuple(state.unwritten(seat)) if state.paper else () for seat in seats)
     return SplitterBoard(pad, _layout(pad), state.turn, state.roller(), state.roll, state.paper, state.rolls,
-                         state.waiting_for(), tuple(_sheet(values, pad) for values in state.sheets),
-                         tuple(tuple(state.unwritten(seat)) if state.paper else () for seat in range(len(state.sheets))))
+                         state.waiting_for(), tuple(_sheet(values, pad) for values in state.sheets), unwritten)
 
 
 @lru_cache(maxsize=None)
