@@ -1,5 +1,6 @@
 """The Splitter screen driven by simulated touches: the roll, writing on each sheet (which die
-goes where), a refused cell, the live breakdown, and the final table of every sheet (twelve too)."""
+goes where), a refused cell, the live breakdown, and the final table of every sheet (twelve too);
+on paper, a sheet read by the camera checked, corrected and counted, or entered by touch."""
 import random
 
 import pytest
@@ -240,3 +241,29 @@ def test_no_sheet_under_the_camera_is_said_and_the_sheet_can_be_entered_by_touch
     assert all(c.legal for c in ui.widgets("SheetCell") if c.kind != "none")
     ui.tap(ui.one("SheetCell", cx=2, cy=0))
     assert session.view.last == str(Place(0, 2, 0, first.low, first.high))
+
+
+def test_a_sheet_partly_entered_by_touch_is_completed_by_its_reading_and_a_difference_is_refused(ui, session):
+    from assistant.splitter_sheets import SheetReview
+
+    state = rolled_on_paper(session, seed=7)
+    truth = written(state, seed=3)
+    here, there = next(((left % 8, left // 8), (right % 8, right // 8)) for left, right in state.pad.pairs
+                       if truth[(left % 8, left // 8)] != truth[(right % 8, right // 8)])
+    session.play(Place(0, here[0], here[1], truth[here], truth[there]))  # one pair by touch
+    board = ui.screen.board
+    wrong = dict(truth)
+    wrong[here], wrong[there] = truth[there], truth[here]  # the paper disagrees with what was tapped
+    board.sheet_read(SheetReview("A", wrong, frozenset(), None))
+    ui.frames(1)
+    assert {here, there} <= {(c.cx, c.cy) for c in ui.widgets("SheetCell") if c.flagged}
+    ui.tap(ui.one("TouchButton", text="Count it"))
+    assert session.view.message.text == (f"cell ({here[0]},{here[1]}) is entered on the kiosk with another "
+                                         "number than on the paper")
+    assert session.view.moves == 23
+    board.sheet_read(SheetReview("A", truth, frozenset(), None))  # no seat box crossed: the sheet shown
+    ui.frames(1)
+    ui.tap(ui.one("TouchButton", text="Count it"))
+    view = session.view
+    assert view.moves == 22 + 22 and view.board.waiting == (1,)
+    assert {(x, y): view.board.sheets[0].rows[y][x] for (x, y) in truth} == truth
