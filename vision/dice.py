@@ -424,14 +424,22 @@ CLASSIC_ENGINE = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
 
 def load_network(name_or_path: str, engine: int | None = None) -> cv2.dnn.Net:
     """An ONNX network from a path, or by file name from the packaged ``vision/models``, run by
-    OpenCV's default engine or by ``engine``."""
+    OpenCV's default engine or by ``engine``. The readers of a process share each network (the
+    kiosk's pips and printed-dice readers: a second copy held ~44 MiB more of OpenCV's buffers),
+    so they are run from one thread at a time; a file written anew is loaded anew."""
     path = Path(name_or_path)
     if not path.is_absolute() and not path.exists():
         path = Path(str(resources.files("vision").joinpath("models", name_or_path)))
     if not path.is_file():
         raise DiceReaderError(f"{path}: no such model file")
+    stat = path.stat()
+    return _loaded_network(str(path.resolve()), stat.st_mtime_ns, stat.st_size, engine)
+
+
+@functools.lru_cache(maxsize=16)
+def _loaded_network(path: str, modified_ns: int, size: int, engine: int | None) -> cv2.dnn.Net:
     try:
-        return cv2.dnn.readNetFromONNX(str(path), *([] if engine is None else [engine]))
+        return cv2.dnn.readNetFromONNX(path, *([] if engine is None else [engine]))
     except cv2.error as exc:
         raise DiceReaderError(f"{path}: not a readable ONNX model ({exc.msg.strip() or exc})") from None
 

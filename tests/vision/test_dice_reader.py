@@ -1,6 +1,8 @@
 """The dice reader on synthetic scenes of every perturbation and on real photographs."""
 import math
+import os
 from dataclasses import replace
+from importlib import resources
 from pathlib import Path
 
 import cv2
@@ -11,7 +13,7 @@ from dice_support import dice_settings, reader
 from vision.dice import (FACE_MODEL, DiceReader, DiceReaderError, DieReading, _pip_flatness, _side_faces, _specks,
                          _suppress, _two_as_one, _unlike)
 from vision import dice as dice_module
-from vision.dice import DETECTOR_MOST_PIXELS, MOST_BATCH, detector_maps, run_network
+from vision.dice import DETECTOR_MOST_PIXELS, MOST_BATCH, detector_maps, load_network, run_network
 from vision.dice_patches import PATCH_CONTEXT, PATCH_SIDE, detector_input, folded_blob
 from vision.dice_colours import Palette
 from vision.evaluate import Found, cut_out, enlarged_middle, match, read_labels, reduced_to_middle
@@ -418,8 +420,6 @@ def _sixteenths(point: tuple[float, float]) -> tuple[int, int]:
 
 
 def test_packaged_networks_are_small_enough_to_ship():
-    from importlib import resources
-
     names = ("dice_detector.onnx", "dice_checker.onnx", "dice_faces.onnx", "dice_faces_second.onnx",
              "dice_faces_reread.onnx")
     sizes = [resources.files("vision").joinpath("models", name).stat().st_size for name in names]
@@ -525,3 +525,15 @@ def test_a_die_the_first_look_proposed_is_not_proposed_again_by_the_farther_look
                         [500, 100, 40]])    # a die the first look missed
     assert _unlike(farther, near).tolist() == [[302, 301, 60], [500, 100, 40]]
     assert _unlike(farther, np.empty((0, 3))).tolist() == farther.tolist()
+
+
+def test_readers_share_their_networks_and_a_model_written_anew_is_loaded_anew(tmp_path):
+    first, second = DiceReader.from_settings(dice_settings()), DiceReader.from_settings(dice_settings())
+    assert first.detector is second.detector and first.face_network is second.face_network
+    model = tmp_path / "faces.onnx"
+    model.write_bytes(Path(str(resources.files("vision").joinpath("models", FACE_MODEL))).read_bytes())
+    loaded = load_network(str(model))
+    assert load_network(str(model)) is loaded
+    later = model.stat().st_mtime_ns + 1_000_000_000
+    os.utime(model, ns=(later, later))  # written again (a training run's new weights): read again
+    assert load_network(str(model)) is not loaded
