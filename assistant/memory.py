@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
-import logging
 
-log = logging.getLogger(__name__)
 TRIM_EVERY_S = 30.0  # how often the kiosk trims (each trim takes a few milliseconds)
 
 

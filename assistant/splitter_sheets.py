@@ -17,7 +17,7 @@ import numpy as np
 
 from engine.match import Match
 from engine.splitter import PADS, Pad, Place, Roll, SplitterState, breakdown, format_score
-from engine.splitter.pads import POSITIONS, WIDTH, position, xy
+from engine.splitter.pads import POSITIONS, position, xy
 from engine.splitter.sheet import rows_from_values
 from engine.text import tr
 from vision.sheet import SheetNotFound, SheetReader, SheetUnreadable
@@ -121,12 +121,12 @@ class SheetReview:
         cells already entered there that the paper contradicts."""
         kept, places, differ = state.sheets[seat], [], []
         for left, right in state.pad.pairs:
-            x, y = xy(left)
-            here, there = self.values[(x, y)], self.values[(WIDTH - 1 - x, y)]
+            (x, y), mirror = xy(left), xy(right)
+            here, there = self.values[(x, y)], self.values[mirror]
             if not kept[left]:
                 places.append(Place(seat, x, y, here, there))
             elif (kept[left], kept[right]) != (here, there):
-                differ += [(x, y), (WIDTH - 1 - x, y)]
+                differ += [(x, y), mirror]
         return places, differ
 
 
