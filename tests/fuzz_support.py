@@ -264,8 +264,8 @@ def state_files(state: Path) -> list[Corpus]:
     from vision.dice_faces import SQUARE, EnrolledFaces
 
     rng = np.random.default_rng(0)
-    EnrolledFaces(("1", "X"), rng.random((4, SQUARE * SQUARE), dtype=np.float32), np.array([0, 0, 1, 1]),
-                  40.0).save(state / "faces.npz")
+    EnrolledFaces(("1", "X"), rng.random((4, SQUARE * SQUARE), dtype=np.float32), np.array([0, 0, 1, 1])).save(
+        state / "faces.npz")
     TableBackground(rng.integers(0, 255, (48, 64), dtype=np.uint8)).save(state / "background.png")
     files = {name: (state / name).read_bytes() for name in ("cards.npz", "faces.npz", "background.png")}
     return [Corpus("cards enrolment (cards.npz)", ".npz", lambda r: mutate_bytes(files["cards.npz"], r),

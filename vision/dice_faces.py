@@ -4,17 +4,17 @@ Each enrolled die becomes a small grey square of its top face, turned upright by
 angle and normalised (zero mean, unit length), stored in its four quarter turns because an upright
 die may still lie any of four ways. A die is read by correlating its square, at every shift of up
 to ``SLACK`` px (the found centre is not exact), with every stored one: a face's score is its best
-correlation, and a softmax of the scores gives probabilities. How sharp that softmax is, is fitted
-at enrolment: each enrolled die is read against the others (leave one die out), and the scale
-that gives their true faces the highest likelihood is kept, so that a reading's sureness is what
-this set of dice, under this light, earns (a face enrolled from one die only leaves the default).
+correlation, and a softmax of the scores scaled by ``SHARPNESS`` gives probabilities. That scale
+is fitted on the frames of filmed games (``vision/training/fit_printed_sharpness.py``), not on the
+enrolment photos: three dice a face, photographed still and clean, fitted anything from 45 to
+1700 for the same printed dice, whose game frames fitted 130 together (90 % interval 122-140).
 Correlation ignores brightness and contrast, and its magnitude ignores which of ink and body is
 darker, so dark dice with light print match light dice with dark print.
 """
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Mapping
 
@@ -26,11 +26,7 @@ from vision.dice_patches import PATCH_CONTEXT, PATCH_SIDE
 
 SQUARE = 28          # side of the compared face square, px (at 20 px, printed 3s and 5s blurred together)
 SLACK = 2            # px of shift tried each way when comparing
-SHARPNESS = 25.0     # softmax scale on correlations when none can be fitted (a gap of 0.1 is a 12:1 preference)
-SHARPNESS_TRIED = np.geomspace(10.0, 100.0, 40)  # the scales the enrolment chooses from (clean photos of
-# well-printed dice fit the largest: a gap of 0.03 is then a 20:1 preference, no surer, as frames
-# of a game are never as clean as the photos it was enrolled from)
-STRAY_SHARE = 0.05   # of the enrolled dice, cut badly from their photos, in the sharpness fit
+SHARPNESS = 130.0    # softmax scale on correlations (vision/training/fit_printed_sharpness.py)
 _FACE_SPAN = 0.8     # of the die side: the printed area, without the rounded rim
 
 
@@ -66,63 +62,31 @@ class EnrolledFaces:
     faces: tuple[str, ...]
     vectors: np.ndarray   # (n, SQUARE * SQUARE), one row per stored square
     labels: np.ndarray    # (n,) index into faces
-    sharpness: float = SHARPNESS  # the softmax scale on correlations
 
     @classmethod
     def from_samples(cls, samples: Mapping[str, Iterable[np.ndarray]]) -> "EnrolledFaces":
-        """From upright face squares (``face_square``) by face; each is kept in its four quarter
-        turns, and the sharpness is fitted on them (leave one die out)."""
+        """From upright face squares (``face_square``) by face; each is kept in its four quarter turns."""
         faces = tuple(samples)
-        grids, rows, labels, dice = [], [], [], []
+        rows, labels = [], []
         for index, face in enumerate(faces):
             for grid in samples[face]:
                 centre = grid[SLACK:SLACK + SQUARE, SLACK:SLACK + SQUARE]
-                for turn in range(4):
-                    rows.append(np.rot90(centre, turn).ravel())
-                    labels.append(index)
-                    dice.append(len(grids))
-                grids.append((index, grid))
+                rows += [np.rot90(centre, turn).ravel() for turn in range(4)]
+                labels += [index] * 4
         if not rows:
             raise EnrolledFacesError("no enrolled dice faces")
-        enrolled = cls(faces, _normalised(np.array(rows, np.float32)), np.array(labels, np.int32))
-        return replace(enrolled, sharpness=enrolled._fitted_sharpness(grids, np.array(dice)))
+        return cls(faces, _normalised(np.array(rows, np.float32)), np.array(labels, np.int32))
 
-    def _fitted_sharpness(self, grids: list[tuple[int, np.ndarray]], dice: np.ndarray) -> float:
-        """The scale under which the enrolled dice, each read against the others, are most
-        likely read as their own faces; SHARPNESS when no face has two dice to compare."""
-        held_out, truth = [], []
-        for number, (face, grid) in enumerate(grids):
-            others = dice != number
-            if not (others & (self.labels == face)).any():
-                continue  # no other die of this face to read it against
-            held_out.append(self.scores(grid, others))
-            truth.append(face)
-        if not held_out:
-            return SHARPNESS
-        scores, truth = np.array(held_out), np.array(truth)
-        margin = scores - scores.max(axis=1, keepdims=True)
-
-        def loss(sharpness: float) -> float:
-            logits = sharpness * margin
-            own = np.exp(logits[np.arange(len(truth)), truth]) / np.exp(logits).sum(axis=1)
-            # A die cut badly from its photo (off centre) is read as anything: it counts as chance,
-            # not as a reason to doubt every face (one such die fitted 35 where the others fit 100).
-            return float(-np.log((1 - STRAY_SHARE) * own + STRAY_SHARE / len(self.faces)).mean())
-
-        return float(min(SHARPNESS_TRIED, key=loss))
-
-    def scores(self, face: np.ndarray, rows: np.ndarray | None = None) -> np.ndarray:
-        """The best correlation of an upright face square (``face_square``) with each enrolled
-        face (of the stored squares ``rows`` only, a mask, when given; -1 for a face without any)."""
-        vectors, labels = (self.vectors, self.labels) if rows is None else (self.vectors[rows], self.labels[rows])
+    def scores(self, face: np.ndarray) -> np.ndarray:
+        """The best correlation of an upright face square (``face_square``) with each enrolled face."""
         scores = np.full(len(self.faces), -1.0)
-        np.maximum.at(scores, labels, np.abs(_windows(face) @ vectors.T).max(axis=0))
+        np.maximum.at(scores, self.labels, np.abs(_windows(face) @ self.vectors.T).max(axis=0))
         return scores
 
     def probabilities(self, face: np.ndarray) -> dict[str, float]:
         """Probability of each enrolled face for an upright face square (``face_square``)."""
         scores = self.scores(face)
-        weights = np.exp(self.sharpness * (scores - scores.max()))
+        weights = np.exp(SHARPNESS * (scores - scores.max()))
         weights /= weights.sum()
         return {face: round(float(p), 4) for face, p in zip(self.faces, weights)}
 
@@ -136,8 +100,7 @@ class EnrolledFaces:
         path.parent.mkdir(parents=True, exist_ok=True)
         partial = path.with_name(path.name + ".partial")
         with open(partial, "wb") as handle:
-            np.savez(handle, faces=np.array(self.faces), vectors=self.vectors, labels=self.labels,
-                     sharpness=np.float64(self.sharpness))
+            np.savez(handle, faces=np.array(self.faces), vectors=self.vectors, labels=self.labels)
         partial.replace(path)
 
     @classmethod
@@ -149,8 +112,6 @@ class EnrolledFaces:
             data = load_npz(path)
             faces = tuple(str(f) for f in data["faces"])
             vectors, labels = data["vectors"].astype(np.float32), data["labels"].astype(np.int32)
-            # files enrolled before the sharpness was fitted keep the old fixed scale
-            sharpness = float(data["sharpness"]) if "sharpness" in data else SHARPNESS
         except (OSError, KeyError, ValueError, TypeError) as exc:
             raise EnrolledFacesError(f"{path}: not an enrolled-faces file ({exc})") from None
         side = math.isqrt(vectors.shape[1]) if vectors.ndim == 2 else 0
@@ -160,6 +121,4 @@ class EnrolledFaces:
         if not faces or vectors.ndim != 2 or vectors.shape[1] != SQUARE * SQUARE or len(labels) != len(vectors) \
                 or labels.min(initial=0) < 0 or labels.max(initial=0) >= len(faces):
             raise EnrolledFacesError(f"{path}: not an enrolled-faces file (inconsistent contents)")
-        if not 0 < sharpness < np.inf:
-            raise EnrolledFacesError(f"{path}: not an enrolled-faces file (sharpness {sharpness})")
-        return cls(faces, vectors, labels, sharpness)
+        return cls(faces, vectors, labels)

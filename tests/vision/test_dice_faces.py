@@ -83,38 +83,12 @@ def test_correlation_ignores_which_of_ink_and_body_is_darker_and_small_shifts():
     assert faces.probabilities(np.rot90(cross))["X"] > 0.99
 
 
-def test_the_sharpness_is_fitted_on_the_enrolled_dice_read_against_each_other(tmp_path):
-    from vision.dice_faces import SHARPNESS, SHARPNESS_TRIED
-
-    # four dice a face, well printed and lit alike: each reads as its own face among the others
-    assert SHARPNESS < enrolled().sharpness <= SHARPNESS_TRIED.max()
-    path = tmp_path / "dice-faces.npz"
-    enrolled().save(path)
-    assert EnrolledFaces.load(path).sharpness == enrolled().sharpness
-    # faces hard to tell apart (the same stroke, one faint) earn a softer scale than clear ones
-    side = SQUARE + 2 * SLACK
-    rng = np.random.default_rng(0)
-    bar = np.zeros((side, side), np.float32)
-    bar[4:20, 10:14] = 1
-    faint = bar + 0.6 * np.eye(side, dtype=np.float32)
-    noisy = {"I": [bar + rng.normal(0, 0.4, bar.shape) for _ in range(3)],
-             "Y": [faint + rng.normal(0, 0.4, bar.shape) for _ in range(3)]}
-    assert EnrolledFaces.from_samples(noisy).sharpness < enrolled().sharpness
-    # one die a face: nothing to read it against, the default scale
-    one_each = {face: samples[:1] for face, samples in noisy.items()}
-    assert EnrolledFaces.from_samples(one_each).sharpness == SHARPNESS
-
-
-def test_a_file_enrolled_before_the_sharpness_was_fitted_keeps_the_old_scale(tmp_path):
-    from vision.dice_faces import SHARPNESS
-
+def test_a_file_enrolled_when_the_sharpness_was_fitted_at_enrolment_still_loads(tmp_path):
+    """Those files also held a "sharpness": the scale is now the one fitted on game frames."""
     np.savez(tmp_path / "old.npz", faces=np.array(enrolled().faces), vectors=enrolled().vectors,
-             labels=enrolled().labels)
-    assert EnrolledFaces.load(tmp_path / "old.npz").sharpness == SHARPNESS
-    np.savez(tmp_path / "bad.npz", faces=np.array(enrolled().faces), vectors=enrolled().vectors,
-             labels=enrolled().labels, sharpness=np.float64(-3))
-    with pytest.raises(EnrolledFacesError, match="sharpness"):
-        EnrolledFaces.load(tmp_path / "bad.npz")
+             labels=enrolled().labels, sharpness=np.float64(45.5))
+    old = EnrolledFaces.load(tmp_path / "old.npz")
+    assert old.faces == enrolled().faces and np.array_equal(old.vectors, enrolled().vectors)
 
 
 def test_faces_enrolled_at_another_size_ask_for_a_new_enrolment(tmp_path):
@@ -125,15 +99,23 @@ def test_faces_enrolled_at_another_size_ask_for_a_new_enrolment(tmp_path):
         EnrolledFaces.load(tmp_path / "small.npz")
 
 
-def test_one_die_read_as_another_face_at_enrolment_does_not_soften_every_face():
-    """A die cut badly from its photo reads as another face (one such printed 6 read as a 5); the
-    fit counts it as chance instead of doubting every face."""
+def test_probabilities_follow_the_fitted_scale_on_the_correlation_gap():
     side = SQUARE + 2 * SLACK
-    rng = np.random.default_rng(3)
-    common = (rng.random((side, side)) < 0.3).astype(np.float32)  # faces alike, as printed digits are
-    symbols = {face: common + (rng.random((side, side)) < 0.1) for face in "ABCDEF"}
-    samples = {face: [symbol + rng.normal(0, 0.3, symbol.shape) for _ in range(3)] for face, symbol in symbols.items()}
-    clean = EnrolledFaces.from_samples(samples)
-    assert clean.sharpness > 2 * SHARPNESS  # premise: the clean dice fit a sharp scale
-    samples["A"][0] = symbols["B"] + rng.normal(0, 0.3, (side, side))
-    assert EnrolledFaces.from_samples(samples).sharpness >= 0.8 * clean.sharpness
+    rng = np.random.default_rng(5)
+    bar = np.zeros((side, side), np.float32)
+    bar[4:24, 12:16] = 1
+    faint = bar + 0.5 * np.eye(side, dtype=np.float32)
+    faces = EnrolledFaces.from_samples({"I": [bar], "Y": [faint]})
+    seen = bar + rng.normal(0, 0.3, bar.shape).astype(np.float32)
+    scores, probabilities = faces.scores(seen), faces.probabilities(seen)
+    assert probabilities["I"] > probabilities["Y"] > 0
+    assert probabilities["I"] / probabilities["Y"] == pytest.approx(math.exp(SHARPNESS * (scores[0] - scores[1])),
+                                                                    rel=0.02)
+
+
+def test_the_scale_is_fitted_on_dice_paired_with_the_faces_the_table_shows():
+    from vision.training.fit_printed_sharpness import paired
+
+    seen = [{"3": 0.6, "5": 0.4}, {"3": 0.1, "5": 0.9}, {"X": 1.0}]
+    assert [face for _, face in paired(seen, ["X", "3", "5"])] == ["X", "5", "3"]
+    assert [die for die, _ in paired(seen, ["X", "3", "5"])] == [seen[2], seen[1], seen[0]]
