@@ -6,10 +6,12 @@ consecutive frames in which at most ``moving_fraction`` of the pixels changed by
 ``pixel_threshold`` grey levels. Rolling dice and hands moving over the table are never still.
 
 ``StableReader`` runs a reader only on still frames and votes over the last ``votes`` readings:
-when at least ``agree`` of them see the same dice (each with the same face and colour, in the same
+when at least ``agree`` of them see the same dice (as many, each of the same colour in the same
 place), it reports that reading once, with each die's face probabilities averaged over the
-agreeing frames. It stays quiet until the scene moves again; the next still period may report
-again (a re-roll can land on the same faces).
+agreeing frames. The faces need not agree: a die that lies still does not change its face, so a
+reading that flickers between two faces is a die the reader is unsure of, and the average says
+so (waiting for the frames to agree on it left whole rolls unreported). It stays quiet until the
+scene moves again; the next still period may report again (a re-roll can land on the same faces).
 """
 from __future__ import annotations
 
@@ -95,9 +97,10 @@ NEAR = 1 / 3
 
 
 def consensus(readings: Sequence[list], agree: int, near: float = NEAR) -> list | None:
-    """The reading that at least ``agree`` frames share (the same dice, each with its face and
-    colour, within ``near`` of its side of the same place), each die's probabilities averaged
-    over them; None if none does. Of the readings most frames share, the latest is reported."""
+    """The reading that at least ``agree`` frames share (the same dice, each of its colour within
+    ``near`` of its side of the same place), each die's probabilities averaged over them (and so
+    its face: the likeliest on average); None if none does. Of the readings most frames share,
+    the latest is reported."""
     anchor, twins = None, []
     for frame in reversed(readings):
         matched = [t for other in readings if (t := _twins(frame, other, near)) is not None]
@@ -111,14 +114,14 @@ def consensus(readings: Sequence[list], agree: int, near: float = NEAR) -> list 
 
 
 def _twins(anchor: list, frame: list, near: float) -> list | None:
-    """The dice of ``frame`` that are those of ``anchor``, in its order: each with its face and
-    colour, within ``near`` of the larger side of the same place, the nearest pairs first; None
-    unless every die of both has its twin."""
+    """The dice of ``frame`` that are those of ``anchor``, in its order: each of its colour, within
+    ``near`` of the larger side of the same place, the nearest pairs first; None unless every die
+    of both has its twin."""
     if len(frame) != len(anchor):
         return None
     pairs = sorted((math.hypot(a.x - b.x, a.y - b.y) / max(a.box[1][0], b.box[1][0]), i, j)
                    for i, a in enumerate(anchor) for j, b in enumerate(frame)
-                   if a.face == b.face and a.colour == b.colour)
+                   if a.colour == b.colour)
     twins, taken = {}, set()
     for apart, i, j in pairs:
         if apart <= near and i not in twins and j not in taken:
