@@ -25,13 +25,14 @@ class CameraEvent:
     reason: Text | str = ""  # why the reading cannot be, for a contradiction
 
 
-def judge(state: State, seen: Reading, auto_apply: float) -> CameraEvent | None:
-    """The event for the dice ``seen`` (face -> probability for each die read) in ``state``."""
+def judge(state: State, seen: Reading, auto_apply: float, stayed: int = 0) -> CameraEvent | None:
+    """The event for the dice ``seen`` (face -> probability for each die read) in ``state``, of
+    which ``stayed`` lay still since the camera last saw them."""
     if nothing_new(state, seen):
         return None
-    explained = explain(state, seen)
+    explained = explain(state, seen, stayed)
     if not explained:
-        return CameraEvent(CONTRADICTION, (), why_unexplained(state, seen))
+        return CameraEvent(CONTRADICTION, (), why_unexplained(state, seen, stayed))
     best = explained[0]
     if best.share >= auto_apply:
         return CameraEvent(AUTO, (best,))
@@ -44,9 +45,15 @@ def camera_sees(state: State, action: Action) -> bool:
     return isinstance(action, state.game.camera_actions) and rolled_faces(action) is not None
 
 
-def why_unexplained(state: State, seen: Reading) -> Text | str:
-    """Why no legal action explains the dice ``seen``: the engine's reason for the roll the new
-    dice seem to show, else what their count says, else that no roll shows them."""
+def why_unexplained(state: State, seen: Reading, stayed: int = 0) -> Text | str:
+    """Why no legal action explains the dice ``seen``: too few of them moved for a roll, else the
+    engine's reason for the roll the new dice seem to show, else what their count says, else that
+    no roll shows them."""
+    if stayed and explain(state, seen):
+        moved = len(seen) - stayed
+        rolled = min(len(chain.rolled) for chain in chains(state) if len(chain.lying) + len(chain.rolled) == len(seen))
+        return tr("{moved} moved and {stayed} lay still, but {game} throws {rolled}: was a die knocked?",
+                  moved=dice_count(moved), stayed=dice_count(stayed), game=state.game.title, rolled=rolled)
     faces = new_dice(state, seen)
     try:
         reason = state.explain_illegal(state.game.parse_action(roll_line(faces)))

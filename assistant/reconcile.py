@@ -12,9 +12,12 @@ The candidates are the legal ways the reading may have come about:
   the same player moves again: Excape's ``again``, Hold Up's ``reroll``) and each outcome of it;
   the camera sees the new dice, not the decision.
 Each weighs its exact chance (re-rolls alike among themselves) times the likelihood of the dice
-read if it happened. Chains that leave the same table, dice in any order, are one explanation:
-Excape's ``roll 2 X`` and ``roll X 2`` look alike, and the rules treat them alike. A reading that
-shows the table's dice, or some of them (the others picked up), is nothing new: no candidate.
+read if it happened. A roll throws its dice: dice the camera saw lie still, where and as they
+lay, were not rolled, so a chain explains a reading only if it leaves at least as many dice
+lying (a die knocked to another face beside one that stayed is no roll of two dice). Chains
+that leave the same table, dice in any order, are one explanation: Excape's ``roll 2 X`` and
+``roll X 2`` look alike, and the rules treat them alike. A reading that shows the table's dice,
+or some of them (the others picked up), is nothing new: no candidate.
 """
 from __future__ import annotations
 
@@ -169,13 +172,16 @@ def _is_reroll(state: State, decision: Action) -> bool:
         for outcome, _ in after.chance_outcomes())
 
 
-def explain(state: State, seen: Reading) -> list[Explanation]:
-    """Every legal chain that explains the dice ``seen``, grouped by the table it leaves, most
-    probable first; [] when none does or the reading shows nothing new."""
+def explain(state: State, seen: Reading, stayed: int = 0) -> list[Explanation]:
+    """Every legal chain that explains the dice ``seen``, of which ``stayed`` lay still since the
+    camera last saw them, grouped by the table it leaves, most probable first; [] when none does
+    or the reading shows nothing new."""
     if nothing_new(state, seen):
         return []
     groups: dict[tuple, list] = {}  # the table left -> [chains, weight]
     for chain in chains(state):
+        if len(chain.lying) < stayed:
+            continue
         faces = chain.lying + chain.rolled
         weight = float(chain.chance) * likelihood(seen, faces)
         if weight > 0:

@@ -126,7 +126,7 @@ def per_roll(run: Watched) -> list[dict]:
         after = states[rolls[number + 1]["action"]] if number + 1 < len(rolls) else run.truth.state
         first, later = None, []
         for observation in readings:
-            event = judge(made_in if first is None else after, observation.faces(), run.auto_apply)
+            event = judge(made_in if first is None else after, observation.faces(), run.auto_apply, observation.stayed)
             if event is None:
                 continue
             if first is None:

@@ -4,10 +4,15 @@
 reading is reported once, when enough of them agree (``vision.stillness.StableReader``). The
 whole frame is the dice area (no mat yet). A still period that shows the dice of the last
 observation where they lay is not reported: nothing was rolled, a hand passed over the table.
+Nor is one that shows them as the observation before it did: thrown dice never land back where
+and as they lay, so a die knocked and put back is no roll. Otherwise the observation says how
+many of its dice lie as the last one saw them (the same face and colour, in the same place): a
+roll throws its dice, so those were not rolled.
 """
 from __future__ import annotations
 
 import math
+from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
@@ -21,11 +26,13 @@ from vision.stillness import StableReader
 @dataclass(frozen=True)
 class Observation:
     """The dice of a settled table: read at frame ``frame``, still since frame ``still_since``
-    (the first frame of that still period; the difference is the latency of the reading)."""
+    (the first frame of that still period; the difference is the latency of the reading), and
+    how many of them lie as the previous observation saw them (``stayed``)."""
 
     frame: int
     still_since: int
     dice: tuple[DieReading, ...]
+    stayed: int = 0
 
     def faces(self) -> list[Mapping[str, float]]:
         """Each die's face probabilities."""
@@ -36,7 +43,7 @@ class TableWatcher:
     def __init__(self, stable: StableReader):
         self.stable = stable
         self._still_since = 0
-        self._last: tuple[DieReading, ...] = ()
+        self._seen: deque[tuple[DieReading, ...]] = deque(maxlen=2)  # the last two observations' dice
         self.settled = False  # the last frame fed settled a still scene (reported or not)
 
     @classmethod
@@ -55,22 +62,32 @@ class TableWatcher:
         gate = self.stable.gate
         if gate.motion > gate.moving_fraction:  # this frame differs from the one before: a still period may start here
             self._still_since = index
-        if reading is None or unmoved(self._last, reading):
+        if reading is None:
             return None
-        self._last = tuple(reading)
-        return Observation(index, self._still_since, self._last)
+        dice = tuple(reading)
+        if self._seen and same_dice(self._seen[-1], dice):
+            return None
+        if self._seen and same_dice(self._seen[0], dice):  # put back as it lay
+            self._seen.append(dice)
+            return None
+        stayed = lying_still(self._seen[-1], dice) if self._seen else 0
+        self._seen.append(dice)
+        return Observation(index, self._still_since, dice, stayed)
 
 
-def unmoved(before: tuple[DieReading, ...], now: list[DieReading]) -> bool:
-    """Whether ``now`` shows the dice of ``before``, each with its face and colour, within half
-    a die of where it lay."""
-    if len(before) != len(now):
-        return False
-    left = list(before)
+def same_dice(before: tuple[DieReading, ...], now: tuple[DieReading, ...]) -> bool:
+    """Whether ``now`` shows every die of ``before`` as it lay, and no other."""
+    return len(before) == len(now) == lying_still(before, now)
+
+
+def lying_still(before: tuple[DieReading, ...], now: tuple[DieReading, ...]) -> int:
+    """How many dice of ``now`` lie as ``before`` saw them: with the face and colour of one of its
+    dice, within half a die of where it lay (each of ``before`` counted once)."""
+    left, stayed = list(before), 0
     for die in now:
         twin = next((old for old in left if old.face == die.face and old.colour == die.colour
                      and math.hypot(old.x - die.x, old.y - die.y) <= max(old.box[1]) / 2), None)
-        if twin is None:
-            return False
-        left.remove(twin)
-    return True
+        if twin is not None:
+            left.remove(twin)
+            stayed += 1
+    return stayed

@@ -280,7 +280,8 @@ class Devices:
                 self._check_table(readers.background, frame.image, app)
             state = session.position  # an immutable snapshot: safe to read from this thread
             if observation is not None and state is not None and not state.is_terminal():
-                event = judge(state, observation.faces(), self.feed.auto_apply)  # set on the settings screen too
+                # the auto-apply level is read each time: the settings screen changes it
+                event = judge(state, observation.faces(), self.feed.auto_apply, observation.stayed)
                 if event is not None:
                     app.post(lambda read_in=state, seen=event: session.camera(read_in, seen))
 

@@ -135,7 +135,7 @@ class Play:
         return self.truth[len(self.match.history)] if len(self.match.history) < len(self.truth) else None
 
     def observe(self, observation: Observation) -> None:
-        event = judge(self.match.state, observation.faces(), self.auto_apply)
+        event = judge(self.match.state, observation.faces(), self.auto_apply, observation.stayed)
         if event is None:
             return
         self.events.append((observation, event))

@@ -82,3 +82,17 @@ def test_the_dice_camera_sees_rolls_only():
     assert not camera_sees(EXCAPE_DECIDING, again) and not camera_sees(EXCAPE_DECIDING, place)
     dealing = match("holdup", 3).state
     assert not camera_sees(dealing, dealing.legal_actions()[0])  # a card drawn
+
+
+def test_a_die_knocked_beside_one_that_lay_still_is_no_roll_and_is_said():
+    writing = match("splitter", 2, ["roll 3 5", "P1 writes 3 at (2,1) and 5 at (5,1)", "P2 writes 3 at (2,1) and 5 at (5,1)"]).state
+    assert judge(writing, [sure("3"), sure("6")], 0.98).kind == AUTO  # both dice thrown: the next roll
+    knocked = judge(writing, [sure("3"), sure("6")], 0.98, stayed=1)
+    assert knocked.kind == CONTRADICTION and not knocked.candidates
+    assert translate(knocked.reason, "en") == \
+        "one die moved and one die lay still, but Splitter throws 2: was a die knocked?"
+    # dice that lie on the table through a roll stay: Excape's ladder
+    ladder = match("excape", 3, ["roll 7 6", "roll 4 6", "roll 2 1", "roll 2 5", "place 5"]).state
+    seen = [lettered("2"), lettered("5"), lettered("1"), lettered("6")]
+    assert [str(c) for c in judge(ladder, seen, 0.98, stayed=2).candidates] == ["roll 1 6"]
+    assert judge(ladder, seen, 0.98, stayed=3).kind == CONTRADICTION

@@ -5,7 +5,7 @@ import numpy as np
 
 from assistant import settings
 from vision.dice import DieReading
-from vision.live import TableWatcher, unmoved
+from vision.live import TableWatcher, lying_still
 from vision.stillness import StableReader, StillnessGate
 from vision.synth.dice import Look, render_scene
 
@@ -62,12 +62,25 @@ def test_dice_where_they_lay_after_a_hand_passed_are_not_observed_again_but_roll
     assert observed[1].still_since == 14
 
 
-def test_unmoved_needs_every_die_in_place_with_its_face():
+def test_a_die_lies_still_in_its_place_with_its_face_and_colour():
     before = (die(60, "3"), die(150, "5"))
-    assert unmoved(before, [die(155, "5"), die(52, "3")])  # within half a die, in any order
-    assert not unmoved(before, [die(60, "3"), die(150, "6")])
-    assert not unmoved(before, [die(60, "3"), die(180, "5")])
-    assert not unmoved(before, [die(60, "3")])
+    assert lying_still(before, [die(155, "5"), die(52, "3")]) == 2  # within half a die, in any order
+    assert lying_still(before, [die(60, "3"), die(150, "6")]) == 1  # the 5 turned: not the die that lay
+    assert lying_still(before, [die(60, "3"), die(180, "5")]) == 1
+    assert lying_still(before, [die(60, "3")]) == 1
+    assert lying_still(before, [die(60, "3"), die(61, "3")]) == 1  # one die lay there, not two
+    assert lying_still((), [die(60, "3")]) == 0
+
+
+def test_an_observation_counts_the_dice_that_lay_still_and_a_die_put_back_is_not_observed():
+    rolled, knocked = [die(60, "3"), die(150, "5")], [die(60, "3"), die(152, "6")]
+    thrown = [die(100, "3"), die(200, "5")]
+    readings = iter([rolled] * 3 + [knocked] * 3 + [rolled] * 3 + [thrown] * 3)
+    watch = watcher(lambda frame: next(readings))
+    frames = [*[TABLE] * 6, hand(TABLE, 2), *[TABLE] * 6, hand(TABLE, 3), *[TABLE] * 6, hand(TABLE, 1), *[TABLE] * 6]
+    observed = [o for i, f in enumerate(frames) if (o := watch.feed(i, f)) is not None]
+    # the 5 knocked to a 6 beside the 3 that stayed; put back as it lay: nothing; then a roll
+    assert [(o.frame, o.stayed) for o in observed] == [(4, 0), (11, 1), (25, 0)]
 
 
 def test_built_from_the_default_settings_it_reads_a_rendered_table():
