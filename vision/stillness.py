@@ -6,17 +6,18 @@ consecutive frames in which at most ``moving_fraction`` of the pixels changed by
 ``pixel_threshold`` grey levels. Rolling dice and hands moving over the table are never still.
 
 ``StableReader`` runs a reader only on still frames and votes over the last ``votes`` readings:
-when at least ``agree`` of them see the same dice (as many, each of the same colour in the same
-place), it reports that reading once, with each die's face probabilities averaged over the
-agreeing frames. The faces need not agree: a die that lies still does not change its face, so a
-reading that flickers between two faces is a die the reader is unsure of, and the average says
-so (waiting for the frames to agree on it left whole rolls unreported). It stays quiet until the
+when at least ``agree`` of them see the same dice (as many, each in the same place), it reports
+that reading once, with each die's face probabilities averaged over the agreeing frames and its
+colour the one most of them name. Faces and colours need not agree: a die that lies still
+changes neither, so a reading that flickers between two is a die the reader is unsure of, and
+the average says so (waiting for the frames to agree left whole rolls unreported: a still 4 read
+4, 5 and 6 in turn, a purple die read white one frame in three). It stays quiet until the
 scene moves again; the next still period may report again (a re-roll can land on the same faces).
 """
 from __future__ import annotations
 
 import math
-from collections import deque
+from collections import Counter, deque
 from dataclasses import replace
 from typing import Callable, Sequence
 
@@ -97,10 +98,10 @@ NEAR = 1 / 3
 
 
 def consensus(readings: Sequence[list], agree: int, near: float = NEAR) -> list | None:
-    """The reading that at least ``agree`` frames share (the same dice, each of its colour within
-    ``near`` of its side of the same place), each die's probabilities averaged over them (and so
-    its face: the likeliest on average); None if none does. Of the readings most frames share,
-    the latest is reported."""
+    """The reading that at least ``agree`` frames share (the same dice, each within ``near`` of
+    its side of the same place), each die's probabilities averaged over them (and so its face:
+    the likeliest on average) and its colour the one most of them name (the latest of the most
+    named); None if none does. Of the readings most frames share, the latest is reported."""
     anchor, twins = None, []
     for frame in reversed(readings):
         matched = [t for other in readings if (t := _twins(frame, other, near)) is not None]
@@ -109,19 +110,19 @@ def consensus(readings: Sequence[list], agree: int, near: float = NEAR) -> list 
     if len(twins) < agree:
         return None
     return [replace(die, faces={face: round(sum(t[k].faces.get(face, 0.0) for t in twins) / len(twins), 4)
-                                for face in die.faces})
+                                for face in die.faces},
+                    colour=Counter(t[k].colour for t in reversed(twins)).most_common(1)[0][0])
             for k, die in enumerate(anchor)]
 
 
 def _twins(anchor: list, frame: list, near: float) -> list | None:
-    """The dice of ``frame`` that are those of ``anchor``, in its order: each of its colour, within
-    ``near`` of the larger side of the same place, the nearest pairs first; None unless every die
-    of both has its twin."""
+    """The dice of ``frame`` that are those of ``anchor``, in its order: each within ``near`` of
+    the larger side of the same place, the nearest pairs first; None unless every die of both has
+    its twin."""
     if len(frame) != len(anchor):
         return None
     pairs = sorted((math.hypot(a.x - b.x, a.y - b.y) / max(a.box[1][0], b.box[1][0]), i, j)
-                   for i, a in enumerate(anchor) for j, b in enumerate(frame)
-                   if a.colour == b.colour)
+                   for i, a in enumerate(anchor) for j, b in enumerate(frame))
     twins, taken = {}, set()
     for apart, i, j in pairs:
         if apart <= near and i not in twins and j not in taken:

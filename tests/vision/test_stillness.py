@@ -83,9 +83,14 @@ def test_consensus_pairs_alike_dice_by_place_and_reports_the_latest_of_the_most_
     settled = consensus([first, second], agree=2)
     assert [d.x for d in settled] == [201, 101]
     assert settled[0].faces["3"] == pytest.approx(0.7) and settled[1].faces["3"] == pytest.approx(0.8)
-    # a die more, or one of another colour, is other dice
+    # a die more is other dice
     assert consensus([first, first + [reading(300, "6")]], agree=2) is None
-    assert consensus([first, [reading(100, "3"), reading(200, "3", colour="blue")]], agree=2) is None
+
+
+def test_a_still_die_read_in_two_colours_is_one_die_of_the_colour_most_frames_name():
+    frames = [[reading(100, "3", colour=colour)] for colour in ("purple", "white", "purple", "purple")]
+    assert [d.colour for d in consensus(frames, agree=4)] == ["purple"]
+    assert [d.colour for d in consensus(frames[:2], agree=2)] == ["white"]  # a tie: the latest
 
 
 def test_stable_reader_reports_once_per_still_period():
