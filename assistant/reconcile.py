@@ -122,15 +122,20 @@ def likelihood(seen: Reading, faces: Sequence[str]) -> float:
 
 
 def _greedy(seen: Reading, faces: Sequence[str]) -> float:
-    pairs = sorted(((die.get(face, 0.0), d, f) for d, die in enumerate(seen) for f, face in enumerate(faces)),
-                   reverse=True)
-    product, dice, used = 1.0, set(), set()
-    for p, d, f in pairs:
+    return math.prod(seen[d].get(faces[f], 0.0) for d, f in greedy_pairs(seen, faces))
+
+
+def greedy_pairs(seen: Reading, faces: Sequence[str]) -> list[tuple[int, int]]:
+    """(die read, face) index pairs, the likeliest pair first, each die and face used once."""
+    ranked = sorted(((die.get(face, 0.0), d, f) for d, die in enumerate(seen) for f, face in enumerate(faces)),
+                    reverse=True)
+    dice, used, pairs = set(), set(), []
+    for _, d, f in ranked:
         if d not in dice and f not in used:
-            product *= p
             dice.add(d)
             used.add(f)
-    return product
+            pairs.append((d, f))
+    return pairs
 
 
 @dataclass(frozen=True)

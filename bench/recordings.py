@@ -45,9 +45,8 @@ import cv2
 from assistant import cli
 from assistant import settings as settings_mod
 from assistant.camera_policy import AUTO, CONTRADICTION, OFFER, judge
-from assistant.commands.watch import Play, verdict, watch
+from assistant.commands.watch import Play, verdict, watch_folder
 from engine.match import Match
-from vision.capture import ImageFolderSource
 from vision.live import Observation, TableWatcher
 from vision.synth import recording
 
@@ -55,16 +54,6 @@ GAMES = (("excape", lambda seed: 3 + seed % 4), ("splitter", lambda seed: 2), ("
 KNOCK_GAMES, KNOCK_ROLLS = 5, 10
 WATCH_COUNTS = ("auto_right", "auto_wrong", "confirm_right", "missed", "contradictions")
 KINDS = {AUTO: "applied", OFFER: "offered", CONTRADICTION: "contradiction"}
-
-
-class Collected:
-    """What ``watch`` hands the match: here, only kept."""
-
-    def __init__(self):
-        self.observations: list[Observation] = []
-
-    def observe(self, observation: Observation) -> None:
-        self.observations.append(observation)
 
 
 @dataclass
@@ -93,15 +82,10 @@ def film_and_read(game: str, players: int, seed: int, events: tuple[str, ...], r
         settings = settings_mod.load(overrides=overrides)
         watcher = TableWatcher.from_settings(settings.section("vision.dice"), settings.section("vision.stillness"),
                                              folder / "state")
-        source, collected = ImageFolderSource(str(folder / "frames")), Collected()
-        source.open()
-        try:
-            frames = watch(source, watcher, collected)
-        finally:
-            source.close()
+        frames, observations = watch_folder(folder / "frames", watcher)
         done = time.perf_counter()
         truth = Match.load(folder / "truth.json")
-    return Watched(log, truth, collected.observations, frames, settings["camera.auto_apply"],
+    return Watched(log, truth, observations, frames, settings["camera.auto_apply"],
                    (filmed - start) * 1000 / frames, (done - filmed) * 1000 / frames)
 
 

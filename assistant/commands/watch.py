@@ -113,6 +113,26 @@ def watch(source: FrameSource, watcher: TableWatcher, play: "Play") -> int:
     return index
 
 
+class Kept:
+    """Takes the observations as they come, and only keeps them."""
+
+    def __init__(self):
+        self.observations: list[Observation] = []
+
+    def observe(self, observation: Observation) -> None:
+        self.observations.append(observation)
+
+
+def watch_folder(folder: str | Path, watcher: TableWatcher) -> tuple[int, list[Observation]]:
+    """The number of frames in the image ``folder`` and the observations ``watcher`` makes of them."""
+    source, kept = ImageFolderSource(str(folder)), Kept()
+    source.open()
+    try:
+        return watch(source, watcher, kept), kept.observations
+    finally:
+        source.close()
+
+
 class Play:
     """The match as the camera plays it, alone or beside the truth, with its events and counts."""
 

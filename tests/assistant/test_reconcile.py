@@ -1,7 +1,7 @@
 """Dice read by the camera -> ranked candidate outcomes and chains (the players confirm one)."""
 import pytest
 
-from assistant.reconcile import dice_in, explain, likelihood, nothing_new, table_dice
+from assistant.reconcile import dice_in, explain, greedy_pairs, likelihood, nothing_new, table_dice
 from engine import registry
 from engine.match import Match
 from engine.table import EXCAPE_FACES
@@ -40,6 +40,12 @@ def test_likelihood_pairs_dice_in_any_order_and_needs_the_same_count():
     assert likelihood(seen, ["3", "5", "6"]) == 0.0
     many = [sure("2")] * 10  # beyond exact pairing: greedy, still the right product here
     assert likelihood(many, ["2"] * 10) == pytest.approx(0.9 ** 10)
+
+
+def test_greedy_pairs_take_the_likeliest_pair_first():
+    seen = [{"3": 0.6, "5": 0.4}, {"3": 0.1, "5": 0.9}, {"X": 1.0}]
+    assert [("X", "3", "5")[f] for _, f in greedy_pairs(seen, ["X", "3", "5"])] == ["X", "5", "3"]
+    assert [d for d, _ in greedy_pairs(seen, ["X", "3", "5"])] == [2, 1, 0]
 
 
 def test_splitter_roll_ranked_by_reading_and_chance():

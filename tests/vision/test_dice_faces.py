@@ -111,11 +111,3 @@ def test_probabilities_follow_the_fitted_scale_on_the_correlation_gap():
     assert probabilities["I"] > probabilities["Y"] > 0
     assert probabilities["I"] / probabilities["Y"] == pytest.approx(math.exp(SHARPNESS * (scores[0] - scores[1])),
                                                                     rel=0.02)
-
-
-def test_the_scale_is_fitted_on_dice_paired_with_the_faces_the_table_shows():
-    from vision.training.fit_printed_sharpness import paired
-
-    seen = [{"3": 0.6, "5": 0.4}, {"3": 0.1, "5": 0.9}, {"X": 1.0}]
-    assert [face for _, face in paired(seen, ["X", "3", "5"])] == ["X", "5", "3"]
-    assert [die for die, _ in paired(seen, ["X", "3", "5"])] == [seen[2], seen[1], seen[0]]

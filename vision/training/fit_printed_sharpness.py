@@ -26,26 +26,17 @@ import cv2
 import numpy as np
 
 from assistant import settings as settings_mod
-from assistant.commands.watch import watch
-from assistant.reconcile import rolled_faces, table_dice
+from assistant.commands.watch import watch_folder
+from assistant.reconcile import greedy_pairs, rolled_faces, table_dice
 from engine.match import Match
-from vision.capture import ImageFolderSource
 from vision.dice import DiceReader
 from vision.dice_faces import SHARPNESS
-from vision.live import Observation, TableWatcher
+from vision.live import TableWatcher
 from vision.stillness import StableReader
 from vision.synth import recording
 from vision.training.fit_temperature import fit, interval, stacked
 
 PLAYERS = (3, 4, 5, 6)  # of a game of seed s: PLAYERS[s % 4], as bench/recordings.py films them
-
-
-class Kept:
-    def __init__(self):
-        self.observations: list[Observation] = []
-
-    def observe(self, observation: Observation) -> None:
-        self.observations.append(observation)
 
 
 def game_dice(seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -59,12 +50,7 @@ def game_dice(seed: int) -> tuple[np.ndarray, np.ndarray]:
         photos = {face: [cv2.imread(str(folder / path))] for face, path in log["faces"].items()}
         reader.enrolled = reader.enrol_faces(photos)
         watcher = TableWatcher(StableReader.from_settings(reader.read, section("vision.stillness")))
-        source, kept = ImageFolderSource(str(folder / "frames")), Kept()
-        source.open()
-        try:
-            frames = watch(source, watcher, kept)
-        finally:
-            source.close()
+        frames, observations = watch_folder(folder / "frames", watcher)
         truth = Match.load(folder / "truth.json")
     faces = list(reader.enrolled.faces)
     states, rolls = truth.states(), log["rolls"]
@@ -72,26 +58,14 @@ def game_dice(seed: int) -> tuple[np.ndarray, np.ndarray]:
     for number, roll in enumerate(rolls):
         end = rolls[number + 1]["still"] if number + 1 < len(rolls) else frames
         shown = table_dice(states[roll["action"]]) + rolled_faces(truth.history[roll["action"]])
-        first = next((o for o in kept.observations if roll["still"] <= o.frame < end), None)
+        first = next((o for o in observations if roll["still"] <= o.frame < end), None)
         if first is None or len(first.dice) != len(shown):
             continue  # nothing read, or a die missed or seen twice: no face to pair it with
-        for die, face in paired(first.faces(), shown):
-            rows.append([die[f] for f in faces])
-            labels.append(faces.index(face))
+        seen = first.faces()
+        for d, f in greedy_pairs(seen, shown):
+            rows.append([seen[d][face] for face in faces])
+            labels.append(faces.index(shown[f]))
     return np.array(rows).reshape(-1, len(faces)), np.array(labels, int)
-
-
-def paired(seen: list[dict[str, float]], shown: list[str]) -> list[tuple[dict[str, float], str]]:
-    """Each die read with a face shown, the likeliest pairs first."""
-    pairs = sorted(((die.get(face, 0.0), d, f) for d, die in enumerate(seen) for f, face in enumerate(shown)),
-                   reverse=True)
-    dice, used, out = set(), set(), []
-    for _, d, f in pairs:
-        if d not in dice and f not in used:
-            dice.add(d)
-            used.add(f)
-            out.append((seen[d], shown[f]))
-    return out
 
 
 def main() -> None:
@@ -104,7 +78,8 @@ def main() -> None:
         probabilities, truth = stacked([game_dice(seed)])
         games.append((probabilities, truth))
         wrong = int((probabilities.argmax(axis=1) != truth).sum())
-        own = f"its own fit {SHARPNESS / fit(probabilities, truth):.0f}" if wrong else "any sharper scale fits it better"
+        own = (f"its own fit {SHARPNESS / fit(probabilities, truth):.0f}" if wrong
+               else "any sharper scale fits it better")
         print(f"seed {seed}: {len(truth)} dice, {wrong} read as another face; {own}", flush=True)
     probabilities, truth = np.vstack([p for p, _ in games]), np.concatenate([t for _, t in games])
     temperature = fit(probabilities, truth)
