@@ -10,9 +10,8 @@ settings as configured, in a state folder of its own: Excape's printed faces enr
 recording's photos by ``calibrate dice-faces``, no learnt empty table), and each settled
 reading is judged twice:
 
-- as ``watch --truth`` does (``Play``): against the truth's next roll. Its counts are printed
-  as they come; a roll the camera never reports, or a report no roll made, shifts every later
-  judgement by one roll.
+- as ``watch --truth`` does (``Play``): against the first of the truth's next rolls that the
+  event names, the ones before it missed; an event that names none (a stray die) plays nothing.
 - per roll, where the recording says it happened: the first reading while that roll lies on
   the table is judged in the position the roll was made in (``camera_policy.judge``), the
   later ones in the position after it. Printed: camera actions; auto_right as a share of the

@@ -6,8 +6,8 @@ whole frame is the dice area (no mat yet). A still period that shows the dice of
 observation where they lay is not reported: nothing was rolled, a hand passed over the table.
 Nor is one that shows them as the observation before it did: thrown dice never land back where
 and as they lay, so a die knocked and put back is no roll. Otherwise the observation says how
-many of its dice lie as the last one saw them (the same face and colour, in the same place): a
-roll throws its dice, so those were not rolled.
+many of its dice lie untouched since the last one (the same face and colour, in the same place,
+turned the same way): a roll throws its dice, so those were not rolled.
 """
 from __future__ import annotations
 
@@ -21,6 +21,8 @@ import numpy as np
 
 from vision.dice import DiceReader, DieReading
 from vision.stillness import StableReader
+
+UNTOUCHED_TURN = 10.0  # degrees: a still die's box turns under 1 degree between readings
 
 
 @dataclass(frozen=True)
@@ -76,18 +78,27 @@ class TableWatcher:
 
 
 def same_dice(before: tuple[DieReading, ...], now: tuple[DieReading, ...]) -> bool:
-    """Whether ``now`` shows every die of ``before`` as it lay, and no other."""
-    return len(before) == len(now) == lying_still(before, now)
+    """Whether ``now`` shows every die of ``before`` where it lay or was put back by a hand (the same
+    face and colour within half a die, turned any way), and no other."""
+    return len(before) == len(now) == _twins(before, now, 0.5, 45.0)
 
 
 def lying_still(before: tuple[DieReading, ...], now: tuple[DieReading, ...]) -> int:
-    """How many dice of ``now`` lie as ``before`` saw them: with the face and colour of one of its
-    dice, within half a die of where it lay (each of ``before`` counted once)."""
-    left, stayed = list(before), 0
+    """How many dice of ``now`` lie untouched since ``before`` saw them: the face and colour of one
+    of its dice, within a quarter of a die of where it lay and turned less than ``UNTOUCHED_TURN``.
+    A thrown die may land near a die like the one that lay there, but seldom also square to it."""
+    return _twins(before, now, 0.25, UNTOUCHED_TURN)
+
+
+def _twins(before: tuple[DieReading, ...], now: tuple[DieReading, ...], reach: float, turn: float) -> int:
+    """How many dice of ``now`` have a die of ``before`` (each counted once) with their face and
+    colour, within ``reach`` of its side and ``turn`` degrees."""
+    left, twins = list(before), 0
     for die in now:
         twin = next((old for old in left if old.face == die.face and old.colour == die.colour
-                     and math.hypot(old.x - die.x, old.y - die.y) <= max(old.box[1]) / 2), None)
+                     and math.hypot(old.x - die.x, old.y - die.y) <= reach * max(old.box[1])
+                     and abs((old.box[2] - die.box[2] + 45) % 90 - 45) <= turn), None)
         if twin is not None:
             left.remove(twin)
-            stayed += 1
-    return stayed
+            twins += 1
+    return twins

@@ -8,12 +8,15 @@ cannot see and its outcome joined by "; " (``again; roll X 5``). Without --truth
 events make the match printed; offers are not applied (nobody touches the screen).
 
 With --truth MATCH.json the true match is played instead. The actions the dice camera cannot
-see (decisions, sheets written, cards drawn) are taken from the truth as soon as they are next;
-each roll it should see is judged against the camera's next event, and the truth's roll is then
-played whatever the camera said, so that one misread does not derail the rest. The report adds
-the counts: ``auto_right``, ``auto_wrong``, ``confirm_right`` (offered first, not applied),
-``missed`` (rolls with no right event) and ``contradictions``, and the median latency from the
-first still frame of a settled table to its event.
+see (decisions, sheets written, cards drawn) are taken from the truth as soon as they are next.
+Each camera event is matched with the first of the truth's next ``MISSED_IN_A_ROW + 1`` rolls
+that it names (judged in the position that roll was made in): the rolls before it were missed,
+and the players would have entered them by touch. That roll is then played whatever the camera
+said, so that one misread does not derail the rest. An event that names none of them (a stray or
+knocked die, a misread that the next reading puts right) is judged against the next roll but
+plays nothing. The report adds the counts: ``auto_right``, ``auto_wrong``, ``confirm_right``
+(offered first, not applied), ``missed`` (rolls with no right event) and ``contradictions``, and
+the median latency from the first still frame of a settled table to its event.
 """
 from __future__ import annotations
 
@@ -30,6 +33,7 @@ from vision.capture import CaptureError, FrameSource, ImageFolderSource, VideoFi
 from vision.live import Observation, TableWatcher
 
 KINDS = {AUTO: "auto", OFFER: "offered", CONTRADICTION: "contradiction"}  # event kinds as reported
+MISSED_IN_A_ROW = 3  # rolls the camera may miss before its next event is still matched with the truth
 
 
 def add_parser(sub) -> None:
@@ -138,40 +142,51 @@ class Play:
 
     def __init__(self, match: Match, truth: Match | None, auto_apply: float):
         self.match = match
-        self.truth = list(truth.history) if truth is not None else None
         self.auto_apply = auto_apply
         self.events: list[tuple[Observation, CameraEvent]] = []
-        self.verdicts: list[str] = []  # for each roll of the truth judged: auto_right, auto_wrong, ...
-        self.seen_in_truth = 0 if truth is None else sum(
-            camera_sees(state, action) for state, action in zip(truth.states(), truth.history))
-        self.catch_up()
+        self.verdicts: list[str] = []  # for each event judged against the truth: auto_right, auto_wrong, ...
+        self.truth = truth.history if truth is not None else None
+        states = truth.states() if truth is not None else ()
+        # where the truth's camera actions are, and the state each was made in
+        self.seen = [(index, state) for index, state in enumerate(states[:-1]) if camera_sees(state, self.truth[index])]
+        self.seen_in_truth = len(self.seen)
+        self._play_to(self.seen[0][0] if self.seen else len(states) - 1)
 
-    def catch_up(self) -> None:
-        """Play the truth's next actions up to the next one the camera should see."""
-        while self.truth is not None and self._next() is not None and not camera_sees(self.match.state, self._next()):
-            self.match.push(self._next())
-
-    def _next(self):
-        return self.truth[len(self.match.history)] if len(self.match.history) < len(self.truth) else None
+    def _play_to(self, index: int) -> None:
+        """Play the truth up to (not including) its action ``index``."""
+        while len(self.match.history) < index:
+            self.match.push(self.truth[len(self.match.history)])
 
     def observe(self, observation: Observation) -> None:
-        event = judge(self.match.state, observation.faces(), self.auto_apply, observation.stayed)
+        event = self._judge(self.match.state, observation)
         if event is None:
             return
-        self.events.append((observation, event))
         if self.truth is None:
+            self.events.append((observation, event))
             if event.kind == AUTO:
                 for action in event.candidates[0].actions:
                     self.match.push(action)
             return
-        roll = self._next()
-        if roll is None:  # the truth is over
-            return
-        self.verdicts.append(verdict(event, roll))
-        self.match.push(roll)
-        self.catch_up()
+        ahead = [item for item in self.seen if item[0] >= len(self.match.history)][:MISSED_IN_A_ROW + 1]
+        for number, (index, state) in enumerate(ahead):
+            named = event if number == 0 else self._judge(state, observation)
+            if named is not None and any((self.truth[index],) in c.chains for c in named.candidates):
+                self._play_to(index)
+                self.events.append((observation, named))
+                self.verdicts.append(verdict(named, self.truth[index]))
+                later = [i for i, _ in self.seen if i > index]
+                self._play_to(later[0] if later else len(self.truth))
+                return
+        self.events.append((observation, event))  # names none of the next rolls: judged, nothing played
+        if ahead:
+            self.verdicts.append(verdict(event, self.truth[ahead[0][0]]))
+
+    def _judge(self, state, observation: Observation) -> CameraEvent | None:
+        return judge(state, observation.faces(), self.auto_apply, observation.stayed)
 
     def report(self, frames: int, fps: float) -> dict[str, Any]:
+        if self.truth is not None:
+            self._play_to(len(self.truth))  # the rolls no event named were entered by touch
         report: dict[str, Any] = {"frames": frames, "actions": self.match.lines(),
                                   "events": [event_json(o, e) for o, e in self.events]}
         if self.truth is not None:

@@ -69,6 +69,25 @@ def test_against_the_truth_every_roll_is_judged_and_the_truth_played(recording, 
     assert report["latency_s_median"] == pytest.approx(6 / 15)
 
 
+def test_a_stray_die_and_a_roll_never_seen_leave_the_next_rolls_judged_against_their_own(tmp_path, capsys):
+    tables = [table(faces, seed) for seed, faces in enumerate([("3", "5"), ("3", "5", "1"), ("2", "2"), ("1", "6")], 1)]
+    for index, frame in enumerate(frames(tables)):
+        cv2.imwrite(str(tmp_path / f"frame_{index:04d}.png"), frame)
+    truth = Match(registry.make_game("splitter", 2), ["Ana", "Ben"])
+    for roll in ("roll 3 5", "roll 2 2", "roll 4 4", "roll 1 6"):  # the 4 4 was never filmed
+        truth.push(roll)
+        while not truth.state.is_chance_node() and not truth.state.is_terminal():
+            truth.push(truth.state.legal_actions()[0])
+    truth.save(tmp_path / "truth.json")
+    code, out, _ = watch(capsys, "splitter", tmp_path, "--truth", tmp_path / "truth.json", "--json",
+                         "--set", "camera.auto_apply=0.9")
+    report = json.loads(out)
+    assert [e["kind"] for e in report["events"]] == ["auto", "contradiction", "auto", "auto"]
+    assert {key: report[key] for key in ("auto_right", "auto_wrong", "missed", "contradictions")} == {
+        "auto_right": 3, "auto_wrong": 0, "missed": 1, "contradictions": 1}
+    assert report["actions"] == truth.lines()
+
+
 def test_offered_readings_that_name_the_truth_count_as_right_but_not_applied(recording, capsys):
     code, out, _ = watch(capsys, "splitter", recording, "--truth", recording / "truth.json", "--json",
                          "--set", "camera.auto_apply=2", "--fps", "30")  # no share reaches 2

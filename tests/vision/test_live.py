@@ -5,16 +5,16 @@ import numpy as np
 
 from assistant import settings
 from vision.dice import DieReading
-from vision.live import TableWatcher, lying_still
+from vision.live import TableWatcher, lying_still, same_dice
 from vision.stillness import StableReader, StillnessGate
 from vision.synth.dice import Look, render_scene
 
 TABLE = render_scene(31, size=(240, 180), count=2, look=Look(background="wood")).image
 
 
-def die(x, face, y=90.0):
+def die(x, face, y=90.0, angle=0.0):
     faces = {f: (0.95 if f == face else 0.01) for f in "123456"}
-    return DieReading(x, y, ((x, y), (30.0, 30.0), 0.0), faces, 0.99, "white")
+    return DieReading(x, y, ((x, y), (30.0, 30.0), angle), faces, 0.99, "white")
 
 
 def hand(image, step):
@@ -62,9 +62,13 @@ def test_dice_where_they_lay_after_a_hand_passed_are_not_observed_again_but_roll
     assert observed[1].still_since == 14
 
 
-def test_a_die_lies_still_in_its_place_with_its_face_and_colour():
-    before = (die(60, "3"), die(150, "5"))
-    assert lying_still(before, [die(155, "5"), die(52, "3")]) == 2  # within half a die, in any order
+def test_a_die_lies_still_in_its_place_with_its_face_and_colour_turned_the_same_way():
+    before = (die(60, "3"), die(150, "5", angle=88.0))
+    assert lying_still(before, [die(154, "5", angle=3.0), die(55, "3")]) == 2  # within a quarter die, in any order
+    assert lying_still(before, [die(60, "3", angle=20.0), die(150, "5")]) == 1  # the 3 turned: thrown
+    assert lying_still(before, [die(60, "3"), die(160, "5")]) == 1  # a third of a die away: thrown
+    assert same_dice(before, (die(60, "3", angle=20.0), die(160, "5")))  # or put back by a hand
+    assert not same_dice(before, (die(60, "3"), die(170, "5")))
     assert lying_still(before, [die(60, "3"), die(150, "6")]) == 1  # the 5 turned: not the die that lay
     assert lying_still(before, [die(60, "3"), die(180, "5")]) == 1
     assert lying_still(before, [die(60, "3")]) == 1
