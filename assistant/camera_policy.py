@@ -1,6 +1,7 @@
-"""What the kiosk does with a settled reading of the dice: apply it, offer it, or say it cannot be.
+"""What the kiosk does with a settled reading of the dice or cards: apply it, offer it, or say it cannot be.
 
-``judge`` ranks what may explain the reading (``assistant.reconcile.explain``): the best is
+``judge`` ranks what may explain the reading (``assistant.reconcile.explain``, and for Hilo's
+cards ``judge_cards`` with ``assistant.reconcile_cards.explain``): the best is
 applied when its share reaches ``camera.auto_apply`` ("auto"), else the best two are offered for
 the players to confirm ("offer"); a reading that changed but that nothing the rules allow
 explains is a "contradiction", with the reason in the players' words (the engine's own where it
@@ -12,6 +13,8 @@ from dataclasses import dataclass
 
 from assistant.reconcile import (MIN_SHARE, Explanation, Reading, chains, explain, new_dice, nothing_new,
                                  rolled_faces, roll_line)
+from assistant import reconcile_cards as cards
+from assistant.reconcile_cards import CardView
 from engine.core import Action, ParseError, State
 from engine.text import Text, listing, tr
 
@@ -30,9 +33,20 @@ def judge(state: State, seen: Reading, auto_apply: float, stayed: int = 0) -> Ca
     which ``stayed`` lay still since the camera last saw them."""
     if nothing_new(state, seen):
         return None
-    explained = explain(state, seen, stayed)
+    return decide(explain(state, seen, stayed), auto_apply, lambda: why_unexplained(state, seen, stayed))
+
+
+def judge_cards(state: State, seen: CardView, auto_apply: float) -> CameraEvent | None:
+    """The event for the Hilo cards ``seen`` (``assistant.reconcile_cards``) in ``state``."""
+    if cards.nothing_new(state, seen):
+        return None
+    return decide(cards.explain(state, seen), auto_apply, lambda: cards.why_unexplained(state, seen))
+
+
+def decide(explained: list[Explanation], auto_apply: float, reason) -> CameraEvent:
+    """Apply the best explanation when sure, offer the best two when not, or say ``reason()``."""
     if not explained:
-        return CameraEvent(CONTRADICTION, (), why_unexplained(state, seen, stayed))
+        return CameraEvent(CONTRADICTION, (), reason())
     best = explained[0]
     if best.share >= auto_apply:
         return CameraEvent(AUTO, (best,))

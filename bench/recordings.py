@@ -116,7 +116,7 @@ def per_roll(run: Watched) -> list[dict]:
                 first = (observation, event)
             else:
                 later.append((observation, event))
-        judged.append({"roll": roll, "verdict": verdict(first[1], action) if first else None,
+        judged.append({"roll": roll, "verdict": verdict(first[1], (action,)) if first else None,
                        "first": first, "later": later})
     return judged
 

@@ -153,6 +153,11 @@ class State(ABC):
         """What the camera should see on the table now (JSON-ready), for reconciliation."""
         raise NotImplementedError(f"{type(self).__name__} has no table view")
 
+    def table_after(self, action: "Action") -> dict[str, Any]:
+        """What the camera should see once ``action`` is done: the next position's table, unless
+        the rules move on while the table still shows what the action left."""
+        return self.apply(action).table_view()
+
     def summary(self) -> dict[str, Any]:
         """A JSON-ready report of the position (scores, whose turn, winners) for `replay --json`."""
         raise NotImplementedError(f"{type(self).__name__} has no summary")
@@ -194,6 +199,7 @@ class Game(ABC):
     score_file: ClassVar[str] = ""  # what `score` reads for this game ("": the game scores no file)
     score_options: ClassVar[tuple[str, ...]] = ()  # options a scored file needs on the command line
     camera_actions: ClassVar[tuple[type["Action"], ...]] = ()  # actions whose result the camera sees
+    camera_reads: ClassVar[str] = "dice"  # what the live camera reads of the game: "dice" or "cards"
     # Dice printed with symbols of their own (read against faces enrolled from the table's own
     # dice) rather than standard pips.
     printed_dice: ClassVar[bool] = False

@@ -44,7 +44,7 @@ from engine.table import Die
 from vision.arrays import sigmoid, softmax
 from vision.dice_background import TableBackground
 from vision.dice_colours import Palette, body_colour
-from vision.dice_faces import EnrolledFaces, face_square
+from vision.dice_faces import EnrolledFaces, face_square, face_squares
 from vision.dice_patches import (DETECTOR_MULTIPLE, DETECTOR_STRIDE, FACE_OUTPUTS, PATCH_CONTEXT, PATCH_SIDE, PIP_FACES,
                                  blob, detector_input, folded_blob, patch, pyramid)
 
@@ -408,7 +408,7 @@ class DiceReader:
         x, y, side = (float(v) for v in proposal)
         angle = _edge_angle(square)
         if self.enrolled is not None:
-            faces = self.enrolled.probabilities(face_square(square, angle))
+            faces = self.enrolled.probabilities(face_squares(square, angle))
         else:
             faces = dict(zip(PIP_FACES, pips.round(4).tolist()))
         return DieReading(

@@ -26,6 +26,7 @@ from vision.dice_patches import PATCH_CONTEXT, PATCH_SIDE
 
 SQUARE = 28          # side of the compared face square, px (at 20 px, printed 3s and 5s blurred together)
 SLACK = 2            # px of shift tried each way when comparing
+ZOOMS = (0.94, 1.0, 1.06)  # face sizes tried, relative to the found die's: its side is found within ~7 %
 SHARPNESS = 130.0    # softmax scale on correlations (vision/training/fit_printed_sharpness.py)
 _FACE_SPAN = 0.8     # of the die side: the printed area, without the rounded rim
 
@@ -34,11 +35,12 @@ class EnrolledFacesError(ValueError):
     """The enrolled-faces file is missing, unreadable, or holds no faces."""
 
 
-def face_square(square: np.ndarray, angle: float) -> np.ndarray:
-    """The upright grey top face of the die centred in a reader patch, ``SQUARE + 2 * SLACK`` px."""
+def face_square(square: np.ndarray, angle: float, zoom: float = 1.0) -> np.ndarray:
+    """The upright grey top face of the die centred in a reader patch, ``SQUARE + 2 * SLACK`` px,
+    the face ``zoom`` times as large as the patch's die size says."""
     middle = (PATCH_SIDE - 1) / 2
     side = SQUARE + 2 * SLACK
-    scale = SQUARE / (PATCH_SIDE / PATCH_CONTEXT * _FACE_SPAN)
+    scale = zoom * SQUARE / (PATCH_SIDE / PATCH_CONTEXT * _FACE_SPAN)
     matrix = cv2.getRotationMatrix2D((middle, middle), angle, scale)
     matrix[:, 2] += (side - 1) / 2 - middle
     grey = cv2.cvtColor(square, cv2.COLOR_BGR2GRAY)
@@ -46,15 +48,21 @@ def face_square(square: np.ndarray, angle: float) -> np.ndarray:
                           borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
 
 
+def face_squares(square: np.ndarray, angle: float) -> np.ndarray:
+    """``face_square`` at each of ``ZOOMS``, stacked: what a die is read from."""
+    return np.stack([face_square(square, angle, zoom) for zoom in ZOOMS])
+
+
 def _normalised(rows: np.ndarray) -> np.ndarray:
     rows = rows - rows.mean(axis=1, keepdims=True)
     return rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-6)
 
 
-def _windows(face: np.ndarray) -> np.ndarray:
-    """Every SQUARE x SQUARE window of a face square, normalised, one per row."""
+def _windows(faces: np.ndarray) -> np.ndarray:
+    """Every SQUARE x SQUARE window of one face square or a stack of them, normalised, one per row."""
     shifts = range(2 * SLACK + 1)
-    return _normalised(np.array([face[y:y + SQUARE, x:x + SQUARE].ravel() for y in shifts for x in shifts]))
+    return _normalised(np.array([face[y:y + SQUARE, x:x + SQUARE].ravel()
+                                 for face in faces.reshape(-1, *faces.shape[-2:]) for y in shifts for x in shifts]))
 
 
 @dataclass(frozen=True)
@@ -78,13 +86,14 @@ class EnrolledFaces:
         return cls(faces, _normalised(np.array(rows, np.float32)), np.array(labels, np.int32))
 
     def scores(self, face: np.ndarray) -> np.ndarray:
-        """The best correlation of an upright face square (``face_square``) with each enrolled face."""
+        """The best correlation of an upright face square (``face_square``), or of any of a stack
+        of them (``face_squares``), with each enrolled face."""
         scores = np.full(len(self.faces), -1.0)
         np.maximum.at(scores, self.labels, np.abs(_windows(face) @ self.vectors.T).max(axis=0))
         return scores
 
     def probabilities(self, face: np.ndarray) -> dict[str, float]:
-        """Probability of each enrolled face for an upright face square (``face_square``)."""
+        """Probability of each enrolled face for an upright face square or a stack (``scores``)."""
         scores = self.scores(face)
         weights = np.exp(SHARPNESS * (scores - scores.max()))
         weights /= weights.sum()

@@ -66,11 +66,16 @@ def grid_places(zone: Zone, cards: list[tuple[CardReading, tuple[float, float]]]
 
 
 def pile_top(cards: list[tuple[CardReading, tuple[float, float]]], zone: Zone) -> str:
-    """The visible card of a pile: the most certain one nearest the zone's centre, or ``empty``."""
+    """The label of a pile's visible card, or ``empty``."""
+    top = pile_top_reading(cards, zone)
+    return EMPTY if top is None else top.label
+
+
+def pile_top_reading(cards: list[tuple[CardReading, tuple[float, float]]], zone: Zone) -> CardReading | None:
+    """The visible card of a pile: the most certain one nearest the zone's centre, or None."""
     if not cards:
-        return EMPTY
-    best = min(cards, key=lambda rc: (-round(rc[0].certainty, 1), np.hypot(rc[1][0] - zone.x, rc[1][1] - zone.y)))
-    return best[0].label
+        return None
+    return min(cards, key=lambda rc: (-round(rc[0].certainty, 1), np.hypot(rc[1][0] - zone.x, rc[1][1] - zone.y)))[0]
 
 
 def in_order(cards: list[tuple[CardReading, tuple[float, float]]], zone: Zone) -> list[str]:

@@ -26,11 +26,16 @@ from pathlib import Path
 from typing import Any
 
 from assistant import settings as settings_mod
-from assistant.camera_policy import AUTO, CONTRADICTION, OFFER, CameraEvent, camera_sees, judge
+from assistant.camera_policy import AUTO, CONTRADICTION, OFFER, CameraEvent, camera_sees, judge, judge_cards
+from assistant.reconcile_cards import still_steps
 from engine import registry
 from engine.match import Match
 from vision.capture import CaptureError, FrameSource, ImageFolderSource, VideoFileSource
+from vision.card_model import CardModel
+from vision.cards import CardReader
 from vision.live import Observation, TableWatcher
+from vision.live_cards import CardObservation, CardWatcher
+from vision.stillness import StillnessGate
 
 KINDS = {AUTO: "auto", OFFER: "offered", CONTRADICTION: "contradiction"}  # event kinds as reported
 MISSED_IN_A_ROW = 3  # rolls the camera may miss before its next event is still matched with the truth
@@ -71,8 +76,10 @@ def run(args, settings) -> int:
     source = ImageFolderSource(args.source) if Path(args.source).is_dir() else VideoFileSource(args.source)
     try:
         source.open()
-        watcher = TableWatcher.from_settings(settings.section("vision.dice"), settings.section("vision.stillness"),
-                                             settings_mod.state_dir(settings["app.state_dir"]), game_class.printed_dice)
+        watcher = (card_watcher(settings, game_class.id) if game_class.camera_reads == "cards" else
+                   TableWatcher.from_settings(settings.section("vision.dice"), settings.section("vision.stillness"),
+                                              settings_mod.state_dir(settings["app.state_dir"]),
+                                              game_class.printed_dice))
         play = Play(match, truth, settings["camera.auto_apply"])
         frames = watch(source, watcher, play)
     except CaptureError as exc:  # said on one line, with its fix
@@ -83,6 +90,16 @@ def run(args, settings) -> int:
     report = play.report(frames, args.fps)
     print(json.dumps(report, ensure_ascii=False) if args.json else summary(report, game_class.title))
     return 0
+
+
+def card_watcher(settings, game: str) -> CardWatcher:
+    """The live card reader of ``game``'s mats, with the deck enrolled under the state folder."""
+    from assistant.commands.calibrate_cards import enrolment_path, reader_params
+    from assistant.commands.print_mat import all_mat_layouts
+
+    reader = CardReader(CardModel.load(enrolment_path(settings)), reader_params(settings))
+    return CardWatcher(reader, [layout for layout in all_mat_layouts() if layout.game == game],
+                       StillnessGate.from_settings(settings.section("vision.stillness")))
 
 
 def with_overrides(args, settings) -> settings_mod.Settings:
@@ -143,21 +160,21 @@ class Play:
     def __init__(self, match: Match, truth: Match | None, auto_apply: float):
         self.match = match
         self.auto_apply = auto_apply
-        self.events: list[tuple[Observation, CameraEvent]] = []
+        self.events: list[tuple[Observation | CardObservation, CameraEvent]] = []
         self.verdicts: list[str] = []  # for each event judged against the truth: auto_right, auto_wrong, ...
         self.truth = truth.history if truth is not None else None
+        # what the camera should see of the truth: (first, end) ranges of its actions, and the state before
         states = truth.states() if truth is not None else ()
-        # where the truth's camera actions are, and the state each was made in
-        self.seen = [(index, state) for index, state in enumerate(states[:-1]) if camera_sees(state, self.truth[index])]
+        self.seen = [(first, end, states[first]) for first, end in camera_steps(truth)] if truth is not None else []
         self.seen_in_truth = len(self.seen)
-        self._play_to(self.seen[0][0] if self.seen else len(states) - 1)
+        self._play_to(self.seen[0][0] if self.seen else len(self.truth or ()))
 
     def _play_to(self, index: int) -> None:
         """Play the truth up to (not including) its action ``index``."""
         while len(self.match.history) < index:
             self.match.push(self.truth[len(self.match.history)])
 
-    def observe(self, observation: Observation) -> None:
+    def observe(self, observation: Observation | CardObservation) -> None:
         event = self._judge(self.match.state, observation)
         if event is None:
             return
@@ -167,21 +184,24 @@ class Play:
                 for action in event.candidates[0].actions:
                     self.match.push(action)
             return
-        ahead = [item for item in self.seen if item[0] >= len(self.match.history)][:MISSED_IN_A_ROW + 1]
-        for number, (index, state) in enumerate(ahead):
+        ahead = [step for step in self.seen if step[0] >= len(self.match.history)][:MISSED_IN_A_ROW + 1]
+        for number, (first, end, state) in enumerate(ahead):
             named = event if number == 0 else self._judge(state, observation)
-            if named is not None and any((self.truth[index],) in c.chains for c in named.candidates):
-                self._play_to(index)
+            done = self.truth[first:end]
+            if named is not None and any(done in c.chains for c in named.candidates):
+                self._play_to(first)
                 self.events.append((observation, named))
-                self.verdicts.append(verdict(named, self.truth[index]))
-                later = [i for i, _ in self.seen if i > index]
+                self.verdicts.append(verdict(named, done))
+                later = [step[0] for step in self.seen if step[0] >= end]
                 self._play_to(later[0] if later else len(self.truth))
                 return
-        self.events.append((observation, event))  # names none of the next rolls: judged, nothing played
+        self.events.append((observation, event))  # names none of the next steps: judged, nothing played
         if ahead:
-            self.verdicts.append(verdict(event, self.truth[ahead[0][0]]))
+            self.verdicts.append(verdict(event, self.truth[ahead[0][0]:ahead[0][1]]))
 
-    def _judge(self, state, observation: Observation) -> CameraEvent | None:
+    def _judge(self, state, observation: Observation | CardObservation) -> CameraEvent | None:
+        if isinstance(observation, CardObservation):
+            return judge_cards(state, observation.view, self.auto_apply)
         return judge(state, observation.faces(), self.auto_apply, observation.stayed)
 
     def report(self, frames: int, fps: float) -> dict[str, Any]:
@@ -202,9 +222,18 @@ class Play:
         return report
 
 
-def verdict(event: CameraEvent, roll) -> str:
-    """How the camera's ``event`` fares against the truth's ``roll``."""
-    first = (roll,) in event.candidates[0].chains if event.candidates else False
+def camera_steps(match: Match) -> list[tuple[int, int]]:
+    """What the camera should see of ``match``: (first, end) ranges of its actions, each a roll,
+    or for cards what happens between two still tables."""
+    states, history = match.states(), match.history
+    if match.game.camera_reads == "cards":
+        return still_steps(states, history)
+    return [(index, index + 1) for index, action in enumerate(history) if camera_sees(states[index], action)]
+
+
+def verdict(event: CameraEvent, done: tuple) -> str:
+    """How the camera's ``event`` fares against the truth's actions ``done``."""
+    first = done in event.candidates[0].chains if event.candidates else False
     if event.kind == AUTO:
         return "auto_right" if first else "auto_wrong"
     return "confirm_right" if event.kind == OFFER and first else "missed"
@@ -225,7 +254,7 @@ def summary(report: dict[str, Any], title: str) -> str:
     lines += [f"  frame {event['frame']}: {event['reason']}" for event in report["events"] if event["reason"]]
     if "camera_actions" in report:
         latency = report["latency_s_median"]
-        lines.append(f"Against the truth, {report['camera_actions']} rolls: {report['auto_right']} applied right, "
+        lines.append(f"Against the truth, {report['camera_actions']} camera actions: {report['auto_right']} applied right, "
                      f"{report['auto_wrong']} applied wrong, {report['confirm_right']} right but offered, "
                      f"{report['missed']} missed; median latency "
                      + ("-" if latency is None else f"{latency:.2f} s") + ".")

@@ -203,6 +203,19 @@ class HiloState(State):
     def table_view(self) -> dict[str, Any]:
         return report.table_view(self)
 
+    def table_after(self, action: Action) -> dict[str, Any]:
+        """The rules score a round and deal the next the moment its last card is turned up or its
+        last turn played; the table still shows the round's cards as the action left them."""
+        after = self.apply(action)
+        if after.round_no == self.round_no and after.phase != ph.OVER:
+            return after.table_view()
+        if self.phase == ph.FINAL_REVEAL:
+            seat, row, col = self.pending
+            grid = g.with_cell(self.grids[seat], row, col, self.card_for(action))
+            return self._with_grid(seat, grid, pending=None).table_view()
+        # the last turn, played as if another were to follow
+        return self._replace(trigger=None, last_turns=None, final=False)._apply(action).table_view()
+
     def summary(self) -> dict[str, Any]:
         return report.summary(self)
 

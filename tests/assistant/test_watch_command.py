@@ -118,7 +118,7 @@ def test_a_video_file_and_a_short_summary(recording, tmp_path, capsys):
     out = capsys.readouterr().out
     assert code == 0
     assert out.startswith("Splitter: 12 frames, 1 camera events (1 applied, 0 offered, 0 contradictions)")
-    assert "Against the truth, 4 rolls: 1 applied right, 0 applied wrong, 0 right but offered, 3 missed" in out
+    assert "Against the truth, 4 camera actions: 1 applied right, 0 applied wrong, 0 right but offered, 3 missed" in out
 
 
 def test_bad_input_is_one_line_and_exit_1(recording, tmp_path, capsys):

@@ -2,13 +2,15 @@
 import functools
 import math
 
+import cv2
 import numpy as np
 import pytest
 
 from dice_support import dice_settings, reader
 from engine.table import EXCAPE_FACES
 from vision.dice import DiceReader
-from vision.dice_faces import SHARPNESS, SLACK, SQUARE, EnrolledFaces, EnrolledFacesError
+from vision.dice_faces import SHARPNESS, SLACK, SQUARE, EnrolledFaces, EnrolledFacesError, face_square, face_squares
+from vision.dice_patches import PATCH_CONTEXT, PATCH_SIDE
 from vision.synth.dice import Look, render_scene
 
 PRINTED = Look(printed=True, background="felt")
@@ -111,3 +113,17 @@ def test_probabilities_follow_the_fitted_scale_on_the_correlation_gap():
     assert probabilities["I"] > probabilities["Y"] > 0
     assert probabilities["I"] / probabilities["Y"] == pytest.approx(math.exp(SHARPNESS * (scores[0] - scores[1])),
                                                                     rel=0.02)
+
+
+def test_a_die_found_a_little_too_small_is_read_at_the_size_that_matches_its_face():
+    def patch(size):
+        """A reader patch of a die printed with fine rings, ``size`` times as large as usual."""
+        middle = (PATCH_SIDE - 1) / 2
+        radius = np.hypot(*np.mgrid[:PATCH_SIDE, :PATCH_SIDE] - middle) / size
+        grey = (128 + 100 * np.cos(radius * 1.5)).astype(np.uint8)
+        return cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR)
+
+    faces = EnrolledFaces.from_samples({"rings": [face_square(patch(1.0), 0.0)]})
+    larger = patch(1.06)  # its side found 6 % short: the face looks 6 % too large
+    assert faces.scores(face_square(larger, 0.0))[0] < 0.9
+    assert faces.scores(face_squares(larger, 0.0))[0] > 0.97

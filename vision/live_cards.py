@@ -1,0 +1,99 @@
+"""Frames in, still observations of a Hilo table's cards out: the card end of the live loop.
+
+``CardWatcher`` takes the frames one by one. Only still frames are read (``StillnessGate``): the
+play mat is found by its markers (the last pose found is kept while a hand hides them), its cards
+read (``CardReader``) and laid out by zone (``vision.layout``) into a card view: each seat's grid
+and the discard, every place with the probability of each label ("red 7", "face-down", "empty"),
+the vocabulary of ``State.table_view()``. A view is reported once, when ``agree`` readings in a row
+of the same still period show the same likeliest cards, and not again while the table shows them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from engine.table import EMPTY, FACE_DOWN
+from vision.cards import CardReader, CardReading
+from vision.layout import cards_by_zone, grid_places, pile_top_reading
+from vision.mat import MatLayout, MatPose, find_mat
+from vision.stillness import StillnessGate
+
+LEAST = 0.001   # labels less likely than this are left out of a place
+MOST_LABELS = 6  # and at most this many are kept, the likeliest
+
+
+@dataclass(frozen=True)
+class CardObservation:
+    """The cards of a settled table: read at frame ``frame``, still since ``still_since``."""
+
+    frame: int
+    still_since: int
+    view: dict[str, Any]
+
+
+def label_probabilities(reading: CardReading | None) -> dict[str, float]:
+    """The probability of each label of the card read in a place (``empty`` where none was)."""
+    if reading is None:
+        return {EMPTY: 1.0}
+    found = {FACE_DOWN: reading.face_down}
+    for colour, pc in reading.colours.items():
+        for value, pv in reading.values.items():
+            found[f"{colour} {value}" if colour else value] = (1 - reading.face_down) * pc * pv
+    kept = sorted((item for item in found.items() if item[1] >= LEAST), key=lambda item: -item[1])[:MOST_LABELS]
+    total = sum(p for _, p in kept) or 1.0
+    return {label: round(p / total, 6) for label, p in kept}
+
+
+def hilo_card_view(readings: Sequence[CardReading], pose: MatPose, layout: MatLayout) -> dict[str, Any]:
+    """Each seat's grid (``shape`` and per place the label probabilities) and the discard's top."""
+    placed, _ = cards_by_zone(readings, pose, layout)
+    players = []
+    for zone in sorted((z for z in layout.zones if z.kind == "grid"), key=lambda z: z.seat):
+        places = grid_places(zone, placed[zone.id])
+        players.append({"shape": [len(places), len(places[0]) if places else 0],
+                        "cells": [[label_probabilities(reading) for reading in row] for row in places]})
+    discard = layout.zone("discard")
+    return {"players": players, "discard": label_probabilities(pile_top_reading(placed[discard.id], discard))}
+
+
+def likeliest(view: Mapping[str, Any]) -> tuple:
+    """The view's likeliest label in each place: what two readings must agree on."""
+    best = lambda place: max(place, key=place.get)  # noqa: E731
+    return (tuple(tuple(tuple(best(p) for p in row) for row in grid["cells"]) for grid in view["players"]),
+            best(view["discard"]))
+
+
+class CardWatcher:
+    def __init__(self, reader: CardReader, layouts: Sequence[MatLayout], gate: StillnessGate, agree: int = 2):
+        self.reader = reader
+        self.layouts = list(layouts)
+        self.gate = gate
+        self.agree = agree
+        self.mat: tuple[MatPose, MatLayout] | None = None  # the last found
+        self._still_since = 0
+        self._run: list[dict[str, Any]] = []  # this still period's readings that agree, so far
+        self._reported: tuple | None = None
+
+    def feed(self, index: int, image: np.ndarray) -> CardObservation | None:
+        """Take frame ``index``; the observation the first time a still table's cards are settled."""
+        still = self.gate.update(image)
+        if self.gate.motion > self.gate.moving_fraction:
+            self._still_since, self._run = index, []
+        if not still or (self._run and len(self._run) >= self.agree):
+            return None
+        found = find_mat(image, self.layouts)
+        if found is not None:
+            self.mat = found
+        if self.mat is None:
+            return None
+        pose, layout = self.mat
+        view = hilo_card_view(self.reader.read(image, pose, layout), pose, layout)
+        if self._run and likeliest(self._run[-1]) != likeliest(view):
+            self._run = []
+        self._run.append(view)
+        if len(self._run) < self.agree or likeliest(view) == self._reported:
+            return None
+        self._reported = likeliest(view)
+        return CardObservation(index, self._still_since, view)

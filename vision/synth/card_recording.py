@@ -1,0 +1,144 @@
+"""Seeded recordings of Hilo rounds: the engine plays a round, the renderer films its play mat.
+
+``record(players, seed, out)`` plays the first round of a Hilo game (``random.Random(seed)``:
+decisions at random among the legal actions, chance by ``State.sample_chance``) and films, at
+15 fps, the table each time it comes to rest (``assistant.reconcile_cards.still_steps``): a hand
+sweeps over the mat, motion-blurred, hiding some of its markers, then the table lies still for a
+second under fresh sensor noise. Every card keeps its own small offset and turn while it lies in
+its place. The mat (``print-mat``'s layout for the players) is photographed by one fixed camera
+with its perspective, uneven light and glare (``vision.synth.cards``). It writes
+``out/frames/frame_NNNNN.jpg``, the match (``out/truth.json``, for ``table-assistant watch hilo
+out/frames --truth out/truth.json``) and ``out/recording.json``: each still table's first frame
+and the truth's actions it shows done. The cards are the synthetic deck that ``calibrate cards
+--synthetic`` enrols.
+
+    python -m vision.synth.card_recording OUT --seed N --players 2|3
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import random
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+import cv2
+import numpy as np
+
+from assistant.commands.print_mat import mat_layout
+from assistant.reconcile_cards import still_steps
+from engine import registry
+from engine.match import Match
+from engine.table import EMPTY, FACE_DOWN
+from vision.mat import MatLayout
+from vision.mat_print import mat_drawing, render
+from vision.synth.cards import _MAT_PX_PER_MM, Photo, _card_corners_mm, _paste, _photograph
+
+FPS = 15
+HAND_FRAMES, STILL_FRAMES = 6, 15
+CAMERA = Photo(blur=(0.3, 0.8), noise=(1.5, 2.5), jpeg=(92, 92))  # one fixed camera: its faults are drawn once
+NAMES = ("Ana", "Ben", "Chloé")
+
+
+def play_round(players: int, seed: int) -> Match:
+    """The first round of a Hilo game, played at random."""
+    rng = random.Random(seed)
+    match = Match(registry.make_game("hilo", players), NAMES[:players])
+    while match.state.round_no == 1 and match.state.phase != "over":
+        state = match.state
+        match.push(state.sample_chance(rng) if state.is_chance_node() else rng.choice(state.legal_actions()))
+    return match
+
+
+def still_tables(match: Match) -> list[tuple[int, dict[str, Any]]]:
+    """The table as dealt, then after each step the camera sees: (actions done, the table view)."""
+    states, history = match.states(), match.history
+    tables = [(0, states[0].table_view())]
+    for _, end in still_steps(states, history):
+        tables.append((end, states[end - 1].table_after(history[end - 1])))
+    return tables
+
+
+class MatFilm:
+    """Films table views of Hilo laid on ``layout``, as one fixed camera sees them."""
+
+    def __init__(self, layout: MatLayout, seed: int):
+        self.layout = layout
+        self.seed = seed
+        self.mat = render(mat_drawing(layout), layout.size, _MAT_PX_PER_MM)
+        self.noise = np.random.default_rng(seed + 1)
+
+    def photograph(self, view: Mapping[str, Any]) -> np.ndarray:
+        """The table of ``view`` through the camera, without sensor noise."""
+        image = self.mat.copy()
+        grids = sorted((z for z in self.layout.zones if z.kind == "grid"), key=lambda z: z.seat)
+        for zone, grid in zip(grids, view["players"]):
+            for cell in zone.cells():
+                if cell.row < len(grid["cells"]) and cell.col < len(grid["cells"][cell.row]):
+                    self._lay(image, grid["cells"][cell.row][cell.col], zone, (cell.x, cell.y), (cell.row, cell.col))
+        discard, draw = self.layout.zone("discard"), self.layout.zone("draw")
+        self._lay(image, view["discard"], discard, (discard.x, discard.y), ())
+        if view.get("draw_pile", 1):
+            self._lay(image, FACE_DOWN, draw, (draw.x, draw.y), ())
+        frame, _ = _photograph(image, _MAT_PX_PER_MM, self.layout.size, CAMERA, np.random.default_rng(self.seed))
+        return frame.astype(np.uint8)
+
+    def _lay(self, image: np.ndarray, label: str, zone, centre, place: tuple) -> None:
+        """One card where it lies: its offset and turn drawn from the card and its place, so a
+        card left alone lies as it did."""
+        if label == EMPTY:
+            return
+        key = f"{self.seed} {zone.id} {place} {label}".encode()
+        rng = np.random.default_rng(int.from_bytes(hashlib.sha256(key).digest()[:8], "little"))
+        angle = zone.rotation + rng.uniform(-3, 3) + 180 * rng.integers(2)
+        corners = _card_corners_mm(np.add(centre, rng.uniform(-2, 2, 2)), angle)
+        _paste(image, label, corners * _MAT_PX_PER_MM, rng)
+
+    def noisy(self, frame: np.ndarray) -> np.ndarray:
+        return np.clip(frame + self.noise.normal(0, 2.0, frame.shape), 0, 255).astype(np.uint8)
+
+    def hand(self, frame: np.ndarray, t: float) -> np.ndarray:
+        """A blurred hand-sized blob ``t`` (0 to 1) of the way across the frame."""
+        h, w = frame.shape[:2]
+        out = frame.copy()
+        centre = (int(w * (0.1 + 0.8 * t)), int(h * (0.4 + 0.25 * np.sin(3 * t))))
+        cv2.ellipse(out, centre, (w // 7, h // 4), 25, 0, 360, (80, 110, 165), -1)
+        return cv2.blur(out, (15, 1))
+
+
+def record(players: int, seed: int, out: str | Path) -> dict[str, Any]:
+    """Play and film one round into ``out``; the recording's log (also ``out/recording.json``)."""
+    out = Path(out)
+    (out / "frames").mkdir(parents=True, exist_ok=True)
+    match = play_round(players, seed)
+    film = MatFilm(mat_layout("hilo", "A2", players), seed)
+    frames, stills, previous = 0, [], None
+    for done, view in still_tables(match):
+        table = film.photograph(view)
+        sweep = [film.hand(previous if k < HAND_FRAMES // 2 else table, k / (HAND_FRAMES - 1))
+                 for k in range(HAND_FRAMES)] if previous is not None else []
+        stills.append({"actions": done, "still": frames + len(sweep)})
+        for image in sweep + [film.noisy(table) for _ in range(STILL_FRAMES)]:
+            cv2.imwrite(str(out / "frames" / f"frame_{frames:05d}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+            frames += 1
+        previous = table
+    match.save(out / "truth.json")
+    log = {"game": "hilo", "players": players, "seed": seed, "fps": FPS, "frames": frames, "stills": stills}
+    (out / "recording.json").write_text(json.dumps(log, indent=1))
+    return log
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("out")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--players", type=int, default=2, choices=(2, 3))
+    args = parser.parse_args(argv)
+    log = record(args.players, args.seed, args.out)
+    print(f"{log['frames']} frames, {len(log['stills'])} still tables")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
