@@ -182,8 +182,9 @@ def nothing_new(state: State, seen: CardView) -> bool:
 
 def explain(state: State, seen: CardView) -> list[Explanation]:
     """Every legal chain that explains the cards ``seen``, grouped by the table it leaves, most
-    probable first; [] when the reading shows nothing new, or no chain explains it but with more
-    than about one card misread (its likelihood under ``MISREAD`` of the reading's own table's)."""
+    probable first; [] when the reading shows nothing new, or no chain explains it unless two
+    cards or more were misread or missed (its likelihood under ``MISREAD`` squared of that of the
+    reading's own likeliest table)."""
     if nothing_new(state, seen):
         return []
     groups: dict[str, list] = {}
@@ -194,7 +195,7 @@ def explain(state: State, seen: CardView) -> list[Explanation]:
         group[0].append(chain.actions)
         group[1] += weight
     total = sum(weight for _, weight in groups.values())
-    if total <= 0 or best_fit < MISREAD * likelihood(seen, read_as(seen)):
+    if total <= 0 or best_fit < MISREAD ** 2 * likelihood(seen, read_as(seen)):
         return []
     ranked = sorted(groups.values(), key=lambda g: (-g[1], [tuple(a.sort_key() for a in c) for c in g[0]]))
     return [Explanation(tuple(found), weight / total) for found, weight in ranked]
@@ -217,4 +218,4 @@ def why_unexplained(state: State, seen: CardView, names=None) -> Text | str:
                 if before != after:
                     changed.append(tr("{player}'s row {row}, column {column} ({card})", player=who, row=r + 1,
                                       column=c + 1, card=after))
-    return tr("{places} changed, and no move of Hilo explains it", places=listing(changed) if changed else "nothing")
+    return tr("{places} changed, and no move of Hilo explains it", places=listing(changed))

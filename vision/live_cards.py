@@ -5,7 +5,8 @@ play mat is found by its markers (the last pose found is kept while a hand hides
 read (``CardReader``) and laid out by zone (``vision.layout``) into a card view: each seat's grid
 and the discard, every place with the probability of each label ("red 7", "face-down", "empty"),
 the vocabulary of ``State.table_view()``. A view is reported once, when ``agree`` readings in a row
-of the same still period show the same likeliest cards, and not again while the table shows them.
+of the same still period show the same likeliest cards (their probabilities averaged), and not
+again while the table shows them.
 """
 from __future__ import annotations
 
@@ -96,4 +97,18 @@ class CardWatcher:
         if len(self._run) < self.agree or likeliest(view) == self._reported:
             return None
         self._reported = likeliest(view)
-        return CardObservation(index, self._still_since, view)
+        return CardObservation(index, self._still_since, averaged(self._run))
+
+
+def averaged(views: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Views of the same cards with each place's label probabilities averaged."""
+    def mean(places: Sequence[Mapping[str, float]]) -> dict[str, float]:
+        labels = {label for place in places for label in place}
+        return {label: sum(place.get(label, 0.0) for place in places) / len(places) for label in labels}
+
+    first = views[0]
+    return {"players": [{"shape": grid["shape"],
+                         "cells": [[mean([v["players"][s]["cells"][r][c] for v in views]) for c in range(len(row))]
+                                   for r, row in enumerate(grid["cells"])]}
+                        for s, grid in enumerate(first["players"])],
+            "discard": mean([v["discard"] for v in views])}

@@ -1,20 +1,23 @@
-"""`table-assistant watch GAME SOURCE`: a recording's dice through the live loop, headless.
+"""`table-assistant watch GAME SOURCE`: a recording's dice or cards through the live loop, headless.
 
 The frames (a video file, or a folder of images read in name order) go through the stillness
-gate and the dice reader (``vision.live.TableWatcher``); each settled reading is judged against
-the game (``assistant.camera_policy.judge``): applied when sure, offered when not, or a
-contradiction. Each event names its best explanation: one action line, or a re-roll the camera
-cannot see and its outcome joined by "; " (``again; roll X 5``). Without --truth the applied
-events make the match printed; offers are not applied (nobody touches the screen).
+gate and the dice reader (``vision.live.TableWatcher``), or for a card game (Hilo) the play mat's
+cards (``vision.live_cards.CardWatcher``, the deck enrolled by `calibrate cards`); each settled
+reading is judged against the game (``assistant.camera_policy``): applied when sure, offered
+when not, or a contradiction. Each event names its best explanation: one action line, or the
+actions it chains joined by "; " (a re-roll the camera cannot see and its outcome, ``again; roll
+X 5``; a Hilo turn, ``draw; card red 7; place r1c2``). Without --truth the applied events make
+the match printed; offers are not applied (nobody touches the screen).
 
-With --truth MATCH.json the true match is played instead. The actions the dice camera cannot
-see (decisions, sheets written, cards drawn) are taken from the truth as soon as they are next.
-Each camera event is matched with the first of the truth's next ``MISSED_IN_A_ROW + 1`` rolls
-that it names (judged in the position that roll was made in): the rolls before it were missed,
-and the players would have entered them by touch. That roll is then played whatever the camera
-said, so that one misread does not derail the rest. An event that names none of them (a stray or
-knocked die, a misread that the next reading puts right) is judged against the next roll but
-plays nothing. The report adds the counts: ``auto_right``, ``auto_wrong``, ``confirm_right``
+With --truth MATCH.json the true match is played instead. The actions the camera cannot see
+(decisions, sheets written, a HILO line kept) are taken from the truth as soon as they are next.
+What it should see is cut into steps (``camera_steps``: each roll; for cards, what happens
+between two still tables). Each camera event is matched with the first of the truth's next
+``MISSED_IN_A_ROW + 1`` steps that it names (judged in the position that step began in): the
+steps before it were missed, and the players would have entered them by touch. That step is then
+played whatever the camera said, so that one misread does not derail the rest. An event that
+names none of them (a stray or knocked die, a misread that the next reading puts right) is judged
+against the next step but plays nothing. The report adds the counts: ``auto_right``, ``auto_wrong``, ``confirm_right``
 (offered first, not applied), ``missed`` (rolls with no right event) and ``contradictions``, and
 the median latency from the first still frame of a settled table to its event.
 """
@@ -38,7 +41,7 @@ from vision.live_cards import CardObservation, CardWatcher
 from vision.stillness import StillnessGate
 
 KINDS = {AUTO: "auto", OFFER: "offered", CONTRADICTION: "contradiction"}  # event kinds as reported
-MISSED_IN_A_ROW = 3  # rolls the camera may miss before its next event is still matched with the truth
+MISSED_IN_A_ROW = 3  # steps the camera may miss before its next event is still matched with the truth
 
 
 def add_parser(sub) -> None:

@@ -42,12 +42,18 @@ NAMES = ("Ana", "Ben", "Chloé")
 
 
 def play_round(players: int, seed: int) -> Match:
-    """The first round of a Hilo game, played at random."""
+    """The first round of a Hilo game, played at random: at a turn, a draw as often as taking the
+    discard (rather than one choice in ten), as players do."""
     rng = random.Random(seed)
     match = Match(registry.make_game("hilo", players), NAMES[:players])
     while match.state.round_no == 1 and match.state.phase != "over":
         state = match.state
-        match.push(state.sample_chance(rng) if state.is_chance_node() else rng.choice(state.legal_actions()))
+        if state.is_chance_node():
+            match.push(state.sample_chance(rng))
+            continue
+        legal = state.legal_actions()
+        draws = [action for action in legal if str(action) == "draw"]
+        match.push(draws[0] if draws and rng.random() < 0.5 else rng.choice([a for a in legal if a not in draws]))
     return match
 
 
@@ -107,14 +113,20 @@ class MatFilm:
         return cv2.blur(out, (15, 1))
 
 
-def record(players: int, seed: int, out: str | Path) -> dict[str, Any]:
-    """Play and film one round into ``out``; the recording's log (also ``out/recording.json``)."""
+def record(players: int, seed: int, out: str | Path, max_tables: int | None = None) -> dict[str, Any]:
+    """Play and film one round into ``out`` (its first ``max_tables`` still tables, and the match
+    up to them, when given); the recording's log (also ``out/recording.json``)."""
     out = Path(out)
     (out / "frames").mkdir(parents=True, exist_ok=True)
     match = play_round(players, seed)
+    tables = still_tables(match)[:max_tables]
+    if max_tables is not None:
+        played, match = match, Match(match.game, match.players)
+        for action in played.history[:tables[-1][0]]:
+            match.push(action)
     film = MatFilm(mat_layout("hilo", "A2", players), seed)
     frames, stills, previous = 0, [], None
-    for done, view in still_tables(match):
+    for done, view in tables:
         table = film.photograph(view)
         sweep = [film.hand(previous if k < HAND_FRAMES // 2 else table, k / (HAND_FRAMES - 1))
                  for k in range(HAND_FRAMES)] if previous is not None else []
@@ -134,8 +146,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("out")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--players", type=int, default=2, choices=(2, 3))
+    parser.add_argument("--tables", type=int, help="film only the first N still tables")
     args = parser.parse_args(argv)
-    log = record(args.players, args.seed, args.out)
+    log = record(args.players, args.seed, args.out, args.tables)
     print(f"{log['frames']} frames, {len(log['stills'])} still tables")
     return 0
 

@@ -1,0 +1,71 @@
+"""A Hilo round filmed over its mat through the live card loop: `table-assistant watch hilo`."""
+import json
+
+import cv2
+import pytest
+
+from assistant import cli
+from engine.match import Match
+from vision.synth.card_recording import HAND_FRAMES, STILL_FRAMES, record
+
+TABLES = 7  # the table as dealt, the discard turned up, four setup reveals, the first turn
+
+
+@pytest.fixture(scope="module")
+def filmed(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("hilo")
+    log = record(2, 3, folder, max_tables=TABLES)
+    state = folder / "state"
+    assert cli.main(["--set", f"app.state_dir={state}", "calibrate", "cards", "--synthetic"]) == 0
+    return folder, log, state
+
+
+@pytest.fixture(autouse=True)
+def isolated(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    for name in list(__import__("os").environ):
+        if name.startswith("TABLE_ASSISTANT__"):
+            monkeypatch.delenv(name)
+
+
+def test_the_recording_films_each_still_table_after_a_hand(filmed):
+    folder, log, _ = filmed
+    assert len(log["stills"]) == TABLES and log["frames"] == TABLES * STILL_FRAMES + (TABLES - 1) * HAND_FRAMES
+    assert [s["still"] for s in log["stills"]] == [k * (HAND_FRAMES + STILL_FRAMES) for k in range(TABLES)]
+    truth = Match.load(folder / "truth.json")
+    assert len(truth.history) == log["stills"][-1]["actions"] and str(truth.history[0]).startswith("card ")
+    assert cv2.imread(str(folder / "frames" / "frame_00000.jpg")).shape == (720, 1280, 3)
+
+
+def test_every_action_of_the_round_so_far_is_read_from_the_mat(filmed, capsys):
+    folder, log, state = filmed
+    code = cli.main(["--set", f"app.state_dir={state}", "watch", "hilo", str(folder / "frames"),
+                     "--truth", str(folder / "truth.json"), "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert report["camera_actions"] == TABLES - 1
+    assert report["auto_wrong"] == 0 and report["missed"] == 0 and report["contradictions"] == 0
+    assert report["auto_right"] + report["confirm_right"] == TABLES - 1
+    events = report["events"]
+    assert events[0]["action"] == str(Match.load(folder / "truth.json").history[0])  # the discard turned up
+    # each table is reported from the frames of its own still period, within half a second
+    stills = [s["still"] for s in log["stills"]]
+    assert [max(k for k, s in enumerate(stills) if s <= e["frame"]) for e in events] == list(range(1, TABLES))
+    assert report["latency_s_median"] <= 0.5
+
+
+def test_alone_it_applies_what_it_is_sure_of(filmed, capsys):
+    folder, _, state = filmed
+    cli.main(["--set", f"app.state_dir={state}", "watch", "hilo", str(folder / "frames"), "--json",
+              "--set", "camera.auto_apply=0.5"])
+    report = json.loads(capsys.readouterr().out)
+    truth = Match.load(folder / "truth.json")
+    played = report["actions"]  # the setup's reveals may be applied in another order
+    assert sorted(played) == sorted(truth.lines()[:len(played)]) and len(played) >= 2
+
+
+def test_without_an_enrolled_deck_it_says_how_to_enrol_one(filmed, tmp_path, capsys):
+    folder, _, _ = filmed
+    code = cli.main(["--set", f"app.state_dir={tmp_path / 'empty'}", "watch", "hilo", str(folder / "frames")])
+    err = capsys.readouterr().err
+    assert code == 1 and err.count("\n") == 1 and "calibrate cards" in err
