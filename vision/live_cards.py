@@ -23,6 +23,9 @@ from vision.stillness import StillnessGate
 
 LEAST = 0.001   # labels less likely than this are left out of a place
 MOST_LABELS = 6  # and at most this many are kept, the likeliest
+# The enrolled classifiers read cards less surely than they are right: each label's probability
+# is raised to 1 / TEMPERATURE (vision/training/fit_card_temperature.py).
+TEMPERATURE = 1.0
 
 
 @dataclass(frozen=True)
@@ -38,13 +41,15 @@ def label_probabilities(reading: CardReading | None) -> dict[str, float]:
     """The probability of each label of the card read in a place (``empty`` where none was)."""
     if reading is None:
         return {EMPTY: 1.0}
-    found = {FACE_DOWN: reading.face_down}
+    found = {FACE_DOWN: reading.face_down ** (1 / TEMPERATURE)}
     for colour, pc in reading.colours.items():
         for value, pv in reading.values.items():
-            found[f"{colour} {value}" if colour else value] = (1 - reading.face_down) * pc * pv
-    kept = sorted((item for item in found.items() if item[1] >= LEAST), key=lambda item: -item[1])[:MOST_LABELS]
-    total = sum(p for _, p in kept) or 1.0
-    return {label: round(p / total, 6) for label, p in kept}
+            found[f"{colour} {value}" if colour else value] = ((1 - reading.face_down) * pc * pv) ** (1 / TEMPERATURE)
+    total = sum(found.values()) or 1.0
+    kept = sorted(((label, p / total) for label, p in found.items() if p >= LEAST * total),
+                  key=lambda item: -item[1])[:MOST_LABELS]
+    kept_total = sum(p for _, p in kept) or 1.0
+    return {label: round(p / kept_total, 6) for label, p in kept}
 
 
 def hilo_card_view(readings: Sequence[CardReading], pose: MatPose, layout: MatLayout) -> dict[str, Any]:

@@ -217,10 +217,11 @@ class Devices:
             app.post_notice(tr("Camera back."), "camera")
 
     def _read_dice(self, camera, session: Session, app) -> None:
-        """Read the dice on still frames and hand each settled reading's verdict to the session:
-        applied when sure, offered when not, said when the rules cannot explain it. Cards are
-        entered by touch (their readings are not reconciled yet). Frames come on the capture
-        thread; a slow read drops frames (the newest one is read next) instead of lagging."""
+        """Read the dice on still frames (or a Hilo mat's cards, ``_read_cards``) and hand each
+        settled reading's verdict to the session: applied when sure, offered when not, said when
+        the rules cannot explain it. Hold Up's cards are entered by touch (their readings are not
+        reconciled yet). Frames come on the capture thread; a slow read drops frames (the newest
+        one is read next) instead of lagging."""
         from assistant.dice_readers import DiceReaders
         from vision.capture import CaptureError, CaptureThread, LatestFrame
         from vision.dice import DiceReaderError
@@ -246,6 +247,7 @@ class Devices:
         watcher = TableWatcher(StableReader.from_settings(self.feed.timed(lambda image: reading[0].read(image)),
                                                           self.settings.section("vision.stillness")))
         said: set[bool] = set()  # the kinds of dice whose missing reader was said
+        card_reading: list = []  # the card watcher, built when a card game is first on the table (or why not)
         empty: list = []
         while True:
             frame = latest.get(timeout=0.2)
@@ -255,6 +257,9 @@ class Devices:
             if frame is None:
                 if self._camera_done.is_set():
                     return
+                continue
+            if self._reads_cards(session):
+                self._read_cards(frame, session, app, card_reading)
                 continue
             printed = self._printed_dice(session)
             try:
@@ -305,6 +310,39 @@ class Devices:
             except ValueError as exc:
                 outcome = tr("No sheet read: {reason}", reason=str(exc))
         app.post(lambda: done(outcome))
+
+    def _read_cards(self, frame, session: Session, app, card_reading: list) -> None:
+        """Read the cards on the mat (a Hilo table) and hand each settled reading's verdict to the
+        session, as for dice. Without an enrolled deck, said once: the cards are entered by touch."""
+        from assistant.camera_policy import judge_cards
+        from assistant.commands.watch import card_watcher
+        from vision.card_model import EnrolmentError
+
+        if not card_reading:
+            try:
+                card_reading.append(card_watcher(self.settings, session.view.game_id))
+            except EnrolmentError as exc:
+                log.warning("card reader: %s", exc)
+                card_reading.append(None)
+                app.post_notice(tr("The card reader is not available ({reason}): enter cards by touch.",
+                                   reason=str(exc)))
+        watcher = card_reading[0]
+        if watcher is None:
+            return
+        observation = watcher.feed(frame.index, frame.image)
+        state = session.position
+        if observation is not None and state is not None and not state.is_terminal():
+            event = judge_cards(state, observation.view, self.feed.auto_apply)
+            if event is not None:
+                app.post(lambda read_in=state, seen=event: session.camera(read_in, seen))
+
+    @staticmethod
+    def _reads_cards(session: Session) -> bool:
+        """Whether the camera reads the cards of the game on the table."""
+        from engine import registry
+
+        game = session.view.game_id
+        return bool(game) and registry.game_class(game).camera_reads == "cards"
 
     @staticmethod
     def _printed_dice(session: Session) -> bool:

@@ -377,3 +377,51 @@ def test_a_wired_buzzer_is_the_settings_screens_sound_switch(tmp_path, monkeypat
             assert not hasattr(app, "buzzer")
     finally:
         devices.close()
+
+
+def test_the_camera_plays_a_hilo_table_from_the_mat(tmp_path, monkeypatch):
+    import queue
+
+    from assistant import cli
+    from engine.match import Match
+    from vision.synth.card_recording import record
+
+    record(2, 3, tmp_path / "round", max_tables=3)  # dealt, the discard turned up, a first reveal
+    state = tmp_path / "state"
+    assert cli.main(["--set", f"app.state_dir={state}", "calibrate", "cards", "--synthetic"]) == 0
+    truth = Match.load(tmp_path / "round" / "truth.json")
+    session = Session(Store(IN_MEMORY))
+    session.new_match("hilo", ["Ana", "Ben"])
+    devices = devices_with(tmp_path, monkeypatch, **{
+        "camera.source": "images", "camera.path": str(tmp_path / "round" / "frames"), "camera.fps": "10",
+        "camera.auto_apply": "0.5", "app.state_dir": str(state)})
+    posted = queue.Queue()
+    app = FakeApp()
+    app.post = posted.put
+    devices.start(session, app)
+    try:
+        run_posted(posted, lambda: session.view.moves >= len(truth.history), timeout=120)
+    finally:
+        devices.close()
+    assert session.position.table_view() == truth.state.table_view()
+    assert session.view.message.camera and not app.notices
+
+
+def test_without_an_enrolled_deck_the_kiosk_says_once_that_cards_are_entered_by_touch(tmp_path, monkeypatch):
+    import queue
+
+    source = StillSource()
+    camera_with(monkeypatch, source)
+    session = Session(Store(IN_MEMORY))
+    session.new_match("hilo", ["Ana", "Ben"])
+    devices = devices_with(tmp_path, monkeypatch, **{"camera.source": "usb", "app.state_dir": str(tmp_path / "state")})
+    posted = queue.Queue()
+    app = FakeApp()
+    app.post = posted.put
+    devices.start(session, app)
+    try:
+        run_posted(posted, lambda: app.notices and len(source.made) > 20)
+    finally:
+        devices.close()
+    assert len(app.notices) == 1 and "enter cards by touch" in str(app.notices[0])
+    assert "calibrate cards" in str(app.notices[0])

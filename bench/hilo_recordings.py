@@ -1,0 +1,89 @@
+"""The live card loop on seeded synthetic recordings of Hilo rounds: how many of the actions the
+camera should see are applied right, and how soon.
+
+``--rounds`` rounds (default 20; 2 players for even seeds, 3 for odd, the mats printed for
+Hilo) with seeds from ``--first-seed`` (default 1000; the recordings were tuned on seeds 0-9
+only) are filmed by ``vision/synth/card_recording.py`` into a temporary folder and played through
+the loop of ``table-assistant watch hilo FRAMES --truth truth.json`` in process: the synthetic
+deck enrolled as `calibrate cards --synthetic` does, ``CardWatcher`` on the frames, ``Play``
+judging each event against the truth. Printed per round and in all: the steps the camera should
+see, applied right (auto_right), applied wrong, offered right, missed, contradictions, the median
+latency from a still table's first frame to its event, and the ms per frame reading (one thread;
+only still frames are read); then each step not applied right, with what the camera said.
+
+    .venv/bin/python bench/hilo_recordings.py [--rounds 20] [--first-seed 1000]
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import statistics
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+import cv2
+
+from assistant import cli
+from assistant import settings as settings_mod
+from assistant.commands.watch import Play, card_watcher, watch
+from engine.match import Match
+from vision.capture import ImageFolderSource
+from vision.synth.card_recording import record
+
+COUNTS = ("camera_actions", "auto_right", "auto_wrong", "confirm_right", "missed", "contradictions")
+
+
+def play_round(seed: int, state: Path, folder: Path) -> tuple[dict, Play, float]:
+    players = 2 + seed % 2
+    record(players, seed, folder)
+    settings = settings_mod.load(overrides={"app.state_dir": str(state)})
+    truth = Match.load(folder / "truth.json")
+    play = Play(Match(truth.game, truth.players), truth, settings["camera.auto_apply"])
+    source = ImageFolderSource(str(folder / "frames"))
+    source.open()
+    start = time.perf_counter()
+    try:
+        frames = watch(source, card_watcher(settings, "hilo"), play)
+    finally:
+        source.close()
+    return play.report(frames, 15.0), play, (time.perf_counter() - start) * 1000 / frames
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=20)
+    parser.add_argument("--first-seed", type=int, default=1000)
+    args = parser.parse_args()
+    cv2.setNumThreads(1)
+    totals, latencies, read_ms, notes = Counter(), [], [], []
+    with tempfile.TemporaryDirectory() as name:
+        state = Path(name) / "state"
+        with contextlib.redirect_stdout(io.StringIO()):
+            cli.main(["--set", f"app.state_dir={state}", "calibrate", "cards", "--synthetic"])
+        for seed in range(args.first_seed, args.first_seed + args.rounds):
+            with tempfile.TemporaryDirectory() as recording:
+                report, play, ms = play_round(seed, state, Path(recording))
+            totals.update({key: report[key] for key in COUNTS})
+            latencies.append(report["latency_s_median"])
+            read_ms.append(ms)
+            print(f"seed {seed} ({2 + seed % 2} players): " + ", ".join(f"{key} {report[key]}" for key in COUNTS)
+                  + f"; latency {report['latency_s_median']} s; {ms:.1f} ms a frame", flush=True)
+            for (observation, event), verdict in zip(play.events, play.verdicts):
+                if verdict != "auto_right":
+                    best = f"{event.candidates[0]} ({event.candidates[0].share:.3f})" if event.candidates else ""
+                    notes.append(f"seed {seed} frame {observation.frame}: {verdict}, {event.kind} {best}"
+                                 f"{event.reason}")
+    actions = totals["camera_actions"]
+    print(f"Hilo, {args.rounds} rounds (seeds {args.first_seed}-{args.first_seed + args.rounds - 1}): "
+          + ", ".join(f"{key} {totals[key]}" for key in COUNTS)
+          + f"; auto_right {100 * totals['auto_right'] / max(actions, 1):.1f} %; latency median "
+          f"{statistics.median(latencies):.2f} s; {statistics.mean(read_ms):.1f} ms a frame")
+    for note in notes:
+        print(f"    {note}")
+
+
+if __name__ == "__main__":
+    main()
