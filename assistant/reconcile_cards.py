@@ -13,7 +13,8 @@ The cards turned up along a chain (a draw, a swapped or flipped card, the setup 
 are those the camera reads where the card lands: at the place turned up, on the discard, or for a
 drawn card anywhere in the player's grid or on the discard. Decisions the camera cannot see (a HILO
 line kept, the youngest named) are entered by touch and end no chain. Each chain weighs its chance
-(the rules' chance of each card turned up, the player's choices alike) times the likelihood of the
+(the rules' chance of each card turned up; each kind of move alike, taking the discard as likely as
+drawing, then each of its places alike) times the likelihood of the
 reading if it happened; chains that leave the same table are one explanation. A round's last card
 turned up or last turn ends the round in the rules at once: its table is ``State.table_after``.
 """
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import heapq
 import json
+from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Iterator, Mapping, Sequence
@@ -36,7 +38,8 @@ TOP_LABELS = 3      # labels of a place tried for a card turned up there
 LEAST = 0.01        # nor any below this probability
 NEGLIGIBLE = 1e-4   # of the best chain's weight: chains that cannot reach it are not looked for
 MAX_EXPANDED = 20000  # partial chains expanded at most, whatever the reading
-WAITING_FOR_CARDS = ("start", "draw", "drawn", "setup-reveal", "swap-reveal", "flip-reveal")  # phases that are never a still table
+# phases that are never a still table: a card is being turned up, or is in a hand
+WAITING_FOR_CARDS = ("start", "draw", "drawn", "setup-reveal", "swap-reveal", "flip-reveal")
 
 
 @dataclass(frozen=True)
@@ -108,7 +111,7 @@ def _moves(state: State, seen: CardView, before: tuple[Action, ...]) -> list[tup
                 fits[label] = max(fits.get(label, 0.0), place[label])
         return [(*names[label], fits[label]) for label in sorted(fits) if label in names]
     legal = state.legal_actions()
-    chance = Fraction(1, len(legal))
+    kinds = Counter(type(action) for action in legal)
     last_reveal = next((a for a in reversed(before) if type(a).__name__ == "Reveal"), None)
     moves = []
     for action in legal:
@@ -120,7 +123,7 @@ def _moves(state: State, seen: CardView, before: tuple[Action, ...]) -> list[tup
                 continue
             if last_reveal is not None and action.sort_key() <= last_reveal.sort_key():
                 continue
-        moves.append((action, chance, 1.0))
+        moves.append((action, Fraction(1, len(kinds) * kinds[type(action)]), 1.0))
     return moves
 
 

@@ -6,10 +6,13 @@ Hilo) with seeds from ``--first-seed`` (default 1000; the recordings were tuned 
 only) are filmed by ``vision/synth/card_recording.py`` into a temporary folder and played through
 the loop of ``table-assistant watch hilo FRAMES --truth truth.json`` in process: the synthetic
 deck enrolled as `calibrate cards --synthetic` does, ``CardWatcher`` on the frames, ``Play``
-judging each event against the truth. Printed per round and in all: the steps the camera should
-see, applied right (auto_right), applied wrong, offered right, missed, contradictions, the median
-latency from a still table's first frame to its event, and the ms per frame reading (one thread;
-only still frames are read); then each step not applied right, with what the camera said.
+judging each event against the truth. One still table in ten (from the first turn) is followed by
+two face-up cards of a grid swapped for a second, then put back (no move explains it). Printed per
+round and in all: the steps the camera should see, applied right (auto_right), applied wrong,
+offered right, missed, contradictions, the median latency from a still table's first frame to its
+event, and the ms per frame reading (one thread; only still frames are read); the swaps said as
+contradictions, and how soon (target: within 1 s); then each other event not applied right, with
+what the camera said.
 
     .venv/bin/python bench/hilo_recordings.py [--rounds 20] [--first-seed 1000]
 """
@@ -28,6 +31,7 @@ import cv2
 
 from assistant import cli
 from assistant import settings as settings_mod
+from assistant.camera_policy import CONTRADICTION
 from assistant.commands.watch import Play, card_watcher, watch
 from engine.match import Match
 from vision.capture import ImageFolderSource
@@ -36,9 +40,9 @@ from vision.synth.card_recording import record
 COUNTS = ("camera_actions", "auto_right", "auto_wrong", "confirm_right", "missed", "contradictions")
 
 
-def play_round(seed: int, state: Path, folder: Path) -> tuple[dict, Play, float]:
+def play_round(seed: int, state: Path, folder: Path) -> tuple[dict, dict, Play, float]:
     players = 2 + seed % 2
-    record(players, seed, folder)
+    log = record(players, seed, folder, events=("swap",))
     settings = settings_mod.load(overrides={"app.state_dir": str(state)})
     truth = Match.load(folder / "truth.json")
     play = Play(Match(truth.game, truth.players), truth, settings["camera.auto_apply"])
@@ -49,7 +53,7 @@ def play_round(seed: int, state: Path, folder: Path) -> tuple[dict, Play, float]
         frames = watch(source, card_watcher(settings, "hilo"), play)
     finally:
         source.close()
-    return play.report(frames, 15.0), play, (time.perf_counter() - start) * 1000 / frames
+    return log, play.report(frames, 15.0), play, (time.perf_counter() - start) * 1000 / frames
 
 
 def main() -> None:
@@ -58,21 +62,28 @@ def main() -> None:
     parser.add_argument("--first-seed", type=int, default=1000)
     args = parser.parse_args()
     cv2.setNumThreads(1)
-    totals, latencies, read_ms, notes = Counter(), [], [], []
+    totals, latencies, read_ms, notes, delays = Counter(), [], [], [], []
     with tempfile.TemporaryDirectory() as name:
         state = Path(name) / "state"
         with contextlib.redirect_stdout(io.StringIO()):
             cli.main(["--set", f"app.state_dir={state}", "calibrate", "cards", "--synthetic"])
         for seed in range(args.first_seed, args.first_seed + args.rounds):
             with tempfile.TemporaryDirectory() as recording:
-                report, play, ms = play_round(seed, state, Path(recording))
+                log, report, play, ms = play_round(seed, state, Path(recording))
             totals.update({key: report[key] for key in COUNTS})
+            for swap in log["planted"]:
+                said = [o.frame for o, e in play.events
+                        if e.kind == CONTRADICTION and swap["still"] <= o.frame < swap["until"]]
+                totals["swaps"] += 1
+                totals["swaps_said"] += bool(said)
+                delays += [(said[0] - swap["still"]) / 15.0] if said else []
             latencies.append(report["latency_s_median"])
             read_ms.append(ms)
             print(f"seed {seed} ({2 + seed % 2} players): " + ", ".join(f"{key} {report[key]}" for key in COUNTS)
                   + f"; latency {report['latency_s_median']} s; {ms:.1f} ms a frame", flush=True)
+            planted = [(swap["still"], swap["until"]) for swap in log["planted"]]
             for (observation, event), verdict in zip(play.events, play.verdicts):
-                if verdict != "auto_right":
+                if verdict != "auto_right" and not any(a <= observation.frame < b for a, b in planted):
                     best = f"{event.candidates[0]} ({event.candidates[0].share:.3f})" if event.candidates else ""
                     notes.append(f"seed {seed} frame {observation.frame}: {verdict}, {event.kind} {best}"
                                  f"{event.reason}")
@@ -81,6 +92,8 @@ def main() -> None:
           + ", ".join(f"{key} {totals[key]}" for key in COUNTS)
           + f"; auto_right {100 * totals['auto_right'] / max(actions, 1):.1f} %; latency median "
           f"{statistics.median(latencies):.2f} s; {statistics.mean(read_ms):.1f} ms a frame")
+    print(f"  two cards of a grid swapped: said as contradictions {totals['swaps_said']}/{totals['swaps']}"
+          + (f", after median {statistics.median(delays):.2f} s, longest {max(delays):.2f} s" if delays else ""))
     for note in notes:
         print(f"    {note}")
 

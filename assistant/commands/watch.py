@@ -257,7 +257,8 @@ def summary(report: dict[str, Any], title: str) -> str:
     lines += [f"  frame {event['frame']}: {event['reason']}" for event in report["events"] if event["reason"]]
     if "camera_actions" in report:
         latency = report["latency_s_median"]
-        lines.append(f"Against the truth, {report['camera_actions']} camera actions: {report['auto_right']} applied right, "
+        lines.append(f"Against the truth, {report['camera_actions']} camera actions: "
+                     f"{report['auto_right']} applied right, "
                      f"{report['auto_wrong']} applied wrong, {report['confirm_right']} right but offered, "
                      f"{report['missed']} missed; median latency "
                      + ("-" if latency is None else f"{latency:.2f} s") + ".")

@@ -94,16 +94,18 @@ def test_two_cards_of_a_grid_swapped_is_a_contradiction_naming_both_places():
     state = next(s for s in reversed(match.states()) if s.phase == "turn")
     table = state.table_view()
     cells = table["players"][state.player]["cells"]
-    (r1, c1), (r2, c2) = [(r, c) for r, row in enumerate(cells) for c, label in enumerate(row) if label != FACE_DOWN][:2]
+    up = [(r, c) for r, row in enumerate(cells) for c, label in enumerate(row) if label != FACE_DOWN]
+    (r1, c1), (r2, c2) = up[:2]
     cells[r1][c1], cells[r2][c2] = cells[r2][c2], cells[r1][c1]
     event = judge_cards(state, read(table), 0.98)
     assert event.kind == CONTRADICTION
     who = f"player {state.player + 1}"
     assert str(event.reason).startswith(f"{who}'s row {r1 + 1}, column {c1 + 1} ({cells[r1][c1]}) and ")
     assert str(event.reason).endswith("changed, and no move of Hilo explains it")
-    assert translate(event.reason, "fr") == (f"ont changé : joueur {state.player + 1}, ligne {r1 + 1}, colonne {c1 + 1} "
-                                             f"({cells[r1][c1]}) et joueur {state.player + 1}, ligne {r2 + 1}, "
-                                             f"colonne {c2 + 1} ({cells[r2][c2]}) ; aucun coup de Hilo ne l'explique")
+    player = f"joueur {state.player + 1}"
+    assert translate(event.reason, "fr") == (f"ont changé : {player}, ligne {r1 + 1}, colonne {c1 + 1} ({cells[r1][c1]}) "
+                                             f"et {player}, ligne {r2 + 1}, colonne {c2 + 1} ({cells[r2][c2]}) ; "
+                                             "aucun coup de Hilo ne l'explique")
 
 
 def test_a_round_ended_by_its_last_card_turned_up_shows_its_grids_revealed():

@@ -9,10 +9,11 @@ its place. The mat (``print-mat``'s layout for the players) is photographed by o
 with its perspective, uneven light and glare (``vision.synth.cards``). It writes
 ``out/frames/frame_NNNNN.jpg``, the match (``out/truth.json``, for ``table-assistant watch hilo
 out/frames --truth out/truth.json``) and ``out/recording.json``: each still table's first frame
-and the truth's actions it shows done. The cards are the synthetic deck that ``calibrate cards
---synthetic`` enrols.
+and the truth's actions it shows done, and the events planted (two cards of a grid swapped: a
+table no move explains). The cards are the synthetic deck that ``calibrate cards --synthetic``
+enrols.
 
-    python -m vision.synth.card_recording OUT --seed N --players 2|3
+    python -m vision.synth.card_recording OUT --seed N --players 2|3 [--events swap]
 """
 from __future__ import annotations
 
@@ -37,6 +38,7 @@ from vision.synth.cards import _MAT_PX_PER_MM, Photo, _card_corners_mm, _paste, 
 
 FPS = 15
 HAND_FRAMES, STILL_FRAMES = 6, 15
+SWAP_EVERY = 10  # still tables, on average, between two planted swaps
 CAMERA = Photo(blur=(0.3, 0.8), noise=(1.5, 2.5), jpeg=(92, 92))  # one fixed camera: its faults are drawn once
 NAMES = ("Ana", "Ben", "Chloé")
 
@@ -113,9 +115,12 @@ class MatFilm:
         return cv2.blur(out, (15, 1))
 
 
-def record(players: int, seed: int, out: str | Path, max_tables: int | None = None) -> dict[str, Any]:
+def record(players: int, seed: int, out: str | Path, max_tables: int | None = None,
+           events: Sequence[str] = ()) -> dict[str, Any]:
     """Play and film one round into ``out`` (its first ``max_tables`` still tables, and the match
-    up to them, when given); the recording's log (also ``out/recording.json``)."""
+    up to them, when given); the recording's log (also ``out/recording.json``). With "swap" in
+    ``events``, after one still table in ``SWAP_EVERY`` (seeded; from the first turn) a hand
+    swaps two face-up cards of a grid, which no move allows, and puts them back a second later."""
     out = Path(out)
     (out / "frames").mkdir(parents=True, exist_ok=True)
     match = play_round(players, seed)
@@ -125,20 +130,47 @@ def record(players: int, seed: int, out: str | Path, max_tables: int | None = No
         for action in played.history[:tables[-1][0]]:
             match.push(action)
     film = MatFilm(mat_layout("hilo", "A2", players), seed)
-    frames, stills, previous = 0, [], None
-    for done, view in tables:
-        table = film.photograph(view)
+    rng = random.Random(seed + 1)
+    log: dict[str, Any] = {"game": "hilo", "players": players, "seed": seed, "fps": FPS, "frames": 0,
+                           "stills": [], "planted": []}
+    previous = None
+
+    def shoot(table: np.ndarray) -> int:
+        """A hand sweeps from the table before to ``table``, which then lies still: its first still frame."""
+        nonlocal previous
         sweep = [film.hand(previous if k < HAND_FRAMES // 2 else table, k / (HAND_FRAMES - 1))
                  for k in range(HAND_FRAMES)] if previous is not None else []
-        stills.append({"actions": done, "still": frames + len(sweep)})
+        still = log["frames"] + len(sweep)
         for image in sweep + [film.noisy(table) for _ in range(STILL_FRAMES)]:
-            cv2.imwrite(str(out / "frames" / f"frame_{frames:05d}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, 92])
-            frames += 1
+            cv2.imwrite(str(out / "frames" / f"frame_{log['frames']:05d}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+            log["frames"] += 1
         previous = table
+        return still
+
+    for number, (done, view) in enumerate(tables):
+        table = film.photograph(view)
+        log["stills"].append({"actions": done, "still": shoot(table)})
+        swapped = _swapped(view) if "swap" in events and view["players"] else None
+        if swapped is not None and match.states()[done].phase == "turn" and rng.random() < 1 / SWAP_EVERY:
+            still = shoot(film.photograph(swapped))
+            log["planted"].append({"kind": "swap", "table": number, "still": still, "until": shoot(table)})
     match.save(out / "truth.json")
-    log = {"game": "hilo", "players": players, "seed": seed, "fps": FPS, "frames": frames, "stills": stills}
     (out / "recording.json").write_text(json.dumps(log, indent=1))
     return log
+
+
+def _swapped(view: Mapping[str, Any]) -> dict[str, Any] | None:
+    """``view`` with the first two face-up cards of the first grid that has two swapped, or None."""
+    swapped = json.loads(json.dumps(view))
+    for grid in swapped["players"]:
+        up = [(r, c) for r, row in enumerate(grid["cells"]) for c, label in enumerate(row)
+              if label not in (FACE_DOWN, EMPTY)]
+        if len(up) >= 2:
+            (r1, c1), (r2, c2) = up[:2]
+            cells = grid["cells"]
+            cells[r1][c1], cells[r2][c2] = cells[r2][c2], cells[r1][c1]
+            return swapped
+    return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -147,8 +179,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--players", type=int, default=2, choices=(2, 3))
     parser.add_argument("--tables", type=int, help="film only the first N still tables")
+    parser.add_argument("--events", nargs="*", default=[], choices=("swap",), help="plant these events")
     args = parser.parse_args(argv)
-    log = record(args.players, args.seed, args.out, args.tables)
+    log = record(args.players, args.seed, args.out, args.tables, args.events)
     print(f"{log['frames']} frames, {len(log['stills'])} still tables")
     return 0
 

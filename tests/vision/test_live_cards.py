@@ -1,0 +1,35 @@
+"""The card end of the live loop: a card read in a place becomes the probability of each label."""
+import numpy as np
+import pytest
+
+from vision import live_cards
+from vision.cards import CardReading
+from vision.live_cards import averaged, label_probabilities, likeliest
+
+
+def reading(face_down=0.1, colours=None, values=None):
+    return CardReading(np.zeros((4, 2)), face_down, colours or {"red": 0.9, "blue": 0.1},
+                       values or {"7": 0.8, "1": 0.2})
+
+
+def test_a_place_gives_each_label_its_colour_times_value_and_its_back_its_own(monkeypatch):
+    monkeypatch.setattr(live_cards, "TEMPERATURE", 1.0)
+    labels = label_probabilities(reading())
+    assert labels == pytest.approx({"face-down": 0.1, "red 7": 0.648, "red 1": 0.162, "blue 7": 0.072,
+                                    "blue 1": 0.018})
+    assert label_probabilities(None) == {"empty": 1.0}
+
+
+def test_the_temperature_sharpens_and_the_unlikely_labels_are_left_out(monkeypatch):
+    monkeypatch.setattr(live_cards, "TEMPERATURE", 0.5)
+    labels = label_probabilities(reading())
+    assert list(labels)[0] == "red 7" and labels["red 7"] > 0.9
+    assert sum(labels.values()) == pytest.approx(1.0) and all(p >= live_cards.LEAST for p in labels.values())
+
+
+def test_readings_that_agree_are_averaged_place_by_place():
+    one = {"players": [{"shape": [1, 1], "cells": [[{"red 7": 0.8, "red 1": 0.2}]]}], "discard": {"empty": 1.0}}
+    two = {"players": [{"shape": [1, 1], "cells": [[{"red 7": 0.6, "blue 7": 0.4}]]}], "discard": {"empty": 1.0}}
+    mean = averaged([one, two])
+    assert mean["players"][0]["cells"][0][0] == pytest.approx({"red 7": 0.7, "red 1": 0.1, "blue 7": 0.2})
+    assert likeliest(mean) == likeliest(one) == (((("red 7",),),), "empty")
