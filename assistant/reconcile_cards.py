@@ -29,6 +29,7 @@ from typing import Any, Iterator, Mapping, Sequence
 
 from engine.core import Action, State
 from engine.table import EMPTY, FACE_DOWN
+from engine.hilo.words import place
 from engine.text import Text, listing, tr
 from assistant.reconcile import Explanation
 
@@ -204,21 +205,27 @@ def explain(state: State, seen: CardView) -> list[Explanation]:
     return [Explanation(tuple(found), weight / total) for found, weight in ranked]
 
 
-def why_unexplained(state: State, seen: CardView, names=None) -> Text | str:
-    """What the reading shows that no move explains: the places whose card changed."""
+def why_unexplained(state: State, seen: CardView) -> Text | str:
+    """What the reading shows that no move explains: two cards of a grid that changed places, or
+    else every place whose card changed."""
     view, read = state.table_view(), read_as(seen)
-    changed = []
+    changed, moved = [], []
     if read["discard"] != view["discard"]:
         changed.append(tr("the discard ({card})", card=read["discard"]))
     for seat, (grid, now) in enumerate(zip(view["players"], read["players"])):
-        who = names[seat] if names is not None and seat < len(names) else tr("player {number}", number=seat + 1)
+        who = tr("player {number}", number=seat + 1)
         if list(grid["shape"]) != list(now["shape"]):
             changed.append(tr("{player}'s grid ({rows} x {columns})", player=who, rows=now["shape"][0],
                               columns=now["shape"][1]))
             continue
-        for r, (was, row) in enumerate(zip(grid["cells"], now["cells"])):
-            for c, (before, after) in enumerate(zip(was, row)):
-                if before != after:
-                    changed.append(tr("{player}'s row {row}, column {column} ({card})", player=who, row=r + 1,
-                                      column=c + 1, card=after))
+        places = [(r, c, before, after) for r, (was, row) in enumerate(zip(grid["cells"], now["cells"]))
+                  for c, (before, after) in enumerate(zip(was, row)) if before != after]
+        changed += [tr("{player}'s row {row}, column {column} ({card})", player=who, row=r + 1, column=c + 1,
+                       card=after) for r, c, _, after in places]
+        moved.append((who, places))
+    swaps = [(who, places) for who, places in moved if len(places) == 2 and places[0][2:] == places[1][:1:-1]]
+    if len(changed) == 2 and swaps:
+        who, ((r1, c1, _, _), (r2, c2, _, _)) = swaps[0]
+        return tr("{player} swapped two cards of their grid ({first} and {second}): only one card moves in a turn",
+                  player=who, first=place(r1, c1), second=place(r2, c2))
     return tr("{places} changed, and no move of Hilo explains it", places=listing(changed))

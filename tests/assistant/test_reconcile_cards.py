@@ -89,7 +89,7 @@ def test_a_card_read_between_two_is_offered_with_both_and_nothing_new_is_no_even
     assert judge_cards(states[end], read(states[end].table_view()), 0.98) is None
 
 
-def test_two_cards_of_a_grid_swapped_is_a_contradiction_naming_both_places():
+def test_two_cards_of_a_grid_swapped_is_said_as_such_and_other_changes_by_place():
     match = play_round(2, 1)
     state = next(s for s in reversed(match.states()) if s.phase == "turn")
     table = state.table_view()
@@ -100,12 +100,22 @@ def test_two_cards_of_a_grid_swapped_is_a_contradiction_naming_both_places():
     event = judge_cards(state, read(table), 0.98)
     assert event.kind == CONTRADICTION
     who = f"player {state.player + 1}"
-    assert str(event.reason).startswith(f"{who}'s row {r1 + 1}, column {c1 + 1} ({cells[r1][c1]}) and ")
-    assert str(event.reason).endswith("changed, and no move of Hilo explains it")
-    player = f"joueur {state.player + 1}"
-    assert translate(event.reason, "fr") == (f"ont changé : {player}, ligne {r1 + 1}, colonne {c1 + 1} ({cells[r1][c1]}) "
-                                             f"et {player}, ligne {r2 + 1}, colonne {c2 + 1} ({cells[r2][c2]}) ; "
-                                             "aucun coup de Hilo ne l'explique")
+    assert str(event.reason) == (f"{who} swapped two cards of their grid (row {r1 + 1}, column {c1 + 1} and "
+                                 f"row {r2 + 1}, column {c2 + 1}): only one card moves in a turn")
+    assert translate(event.reason, "fr") == (f"joueur {state.player + 1} a échangé deux cartes de sa grille "
+                                             f"(rangée {r1 + 1}, colonne {c1 + 1} et rangée {r2 + 1}, colonne {c2 + 1})"
+                                             " : une seule carte bouge par tour")
+    table = state.table_view()
+    cells = table["players"][state.player]["cells"]
+    fresh = [label for label in LABELS if label not in str(table)]
+    changed = [(r, c) for r in range(3) for c in range(3)][:3]  # three cards changed: one move changes one
+    for (r, c), label in zip(changed, fresh):
+        cells[r][c] = label
+    event = judge_cards(state, read(table), 0.98)
+    assert event.kind == CONTRADICTION
+    assert str(event.reason) == (f"{who}'s row 1, column 1 ({fresh[0]}), {who}'s row 1, column 2 ({fresh[1]}) and "
+                                 f"{who}'s row 1, column 3 ({fresh[2]}) changed, and no move of Hilo explains it")
+    assert translate(event.reason, "fr").startswith(f"ont changé : joueur {state.player + 1}, ligne 1, colonne 1")
 
 
 def test_a_round_ended_by_its_last_card_turned_up_shows_its_grids_revealed():
