@@ -3,11 +3,12 @@
 Each enrolled die becomes a small grey square of its top face, turned upright by the die's edge
 angle and normalised (zero mean, unit length), stored in its four quarter turns because an upright
 die may still lie any of four ways. A die is read by correlating its square, at every shift of up
-to ``SLACK`` px (the found centre is not exact), with every stored one: a face's score is its best
-correlation, and a softmax of the scores scaled by ``SHARPNESS`` gives probabilities. That scale
-is fitted on the frames of filmed games (``vision/training/fit_printed_sharpness.py``), not on the
-enrolment photos: three dice a face, photographed still and clean, fitted anything from 45 to
-1700 for the same printed dice, whose game frames fitted 130 together (90 % interval 122-140).
+to ``SLACK`` px and at each of ``ZOOMS`` (the found centre and side are not exact), with every
+stored one: a face's score is its best correlation, and a softmax of the scores scaled by
+``SHARPNESS`` gives probabilities. That scale is fitted on the frames of filmed games
+(``vision/training/fit_printed_sharpness.py``), not on the enrolment photos: three dice a face,
+photographed still and clean, fitted anything from 45 to 1700 for the same printed dice, whose
+game frames fitted 130 together (90 % interval 122-140; 131, 120-145, with the three sizes).
 Correlation ignores brightness and contrast, and its magnitude ignores which of ink and body is
 darker, so dark dice with light print match light dice with dark print.
 """
