@@ -29,7 +29,7 @@ from typing import Any, Iterator, Mapping, Sequence
 
 from engine.core import Action, State
 from engine.table import EMPTY, FACE_DOWN
-from engine.hilo.words import place
+from engine.hilo.words import place as place_name
 from engine.text import Text, listing, tr
 from assistant.reconcile import Explanation
 
@@ -93,7 +93,7 @@ def chains(state: State, seen: CardView) -> Iterator[tuple[CardChain, float]]:
                 found = float(odds) * likelihood(seen, chain.view)
                 best = max(best, found)
                 yield chain, found
-            if not ends:  # the round is over, or the next turn begins: the table is still
+            if not ends:  # no chain goes past the round's end or the next turn's start
                 heapq.heappush(heap, (bound * fit * float(weight), tie, after, chained, odds))
                 tie += 1
 
@@ -227,5 +227,5 @@ def why_unexplained(state: State, seen: CardView) -> Text | str:
     if len(changed) == 2 and swaps:
         who, ((r1, c1, _, _), (r2, c2, _, _)) = swaps[0]
         return tr("{player} swapped two cards of their grid ({first} and {second}): only one card moves in a turn",
-                  player=who, first=place(r1, c1), second=place(r2, c2))
+                  player=who, first=place_name(r1, c1), second=place_name(r2, c2))
     return tr("{places} changed, and no move of Hilo explains it", places=listing(changed))
