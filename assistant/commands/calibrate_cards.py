@@ -43,6 +43,16 @@ def enrolment_path(settings, env=os.environ) -> Path:
     return state_dir(settings["app.state_dir"], env) / settings["vision.cards.enrolment"]
 
 
+def enrol_synthetic_deck(settings):
+    """Enrol the demo's synthetic Hilo deck, from three seeded photos of it on a mat, under the
+    state folder; the enrolment's report."""
+    scenes = enrolment_tables(mat_layout("hilo", "A2", 2), seed=0)
+    photos = [(s.frame, [Box(*c.box(), label=c.label) for c in s.cards]) for s in scenes]
+    model, report = enrol(photos, reader_params(settings))
+    model.save(enrolment_path(settings))
+    return report
+
+
 def hilo_colours(settings) -> list[str]:
     """The colour names of the ``games.hilo.palette`` setting ("red:R, orange:O, ...")."""
     return [item.split(":")[0].strip() for item in settings["games.hilo.palette"].split(",") if item.strip()]
@@ -53,16 +63,13 @@ def run(args, settings) -> int:
 
     if args.synthetic == (args.folder is not None):
         raise UsageError("give either DIR (photos with labels.csv) or --synthetic")
-    params = reader_params(settings)
+    path = enrolment_path(settings)
     if args.synthetic:
-        scenes = enrolment_tables(mat_layout("hilo", "A2", 2), seed=0)
-        photos = [(s.frame, [Box(*c.box(), label=c.label) for c in s.cards]) for s in scenes]
-        model, report = enrol(photos, params)
+        report = enrol_synthetic_deck(settings)
     else:
         photo_names = list(read_labels(args.folder, need_boxes=False))
-        model, report = enrol(labelled_photos(args.folder, photo_names), params)
-    path = enrolment_path(settings)
-    model.save(path)
+        model, report = enrol(labelled_photos(args.folder, photo_names), reader_params(settings))
+        model.save(path)
     language = settings["app.language"]
     say = lambda text: print(translate(text, language))  # noqa: E731
     colours: dict[str, int] = {}

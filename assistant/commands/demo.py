@@ -169,11 +169,14 @@ def run(args, settings) -> int:
     with tempfile.TemporaryDirectory(prefix="table-assistant-demo-") as folder:
         camera, devices = None, None
         if args.camera:
+            from assistant.commands.calibrate_cards import enrol_synthetic_deck
             from vision.synth.live_table import LiveTable
 
             settings = camera_settings(settings, folder)
             camera = LiveTable(args.seed)
             enrol_printed_dice(camera, games, settings)
+            if "hilo" in games:  # the kiosk reads a Hilo mat's cards: the simulated table's deck is known
+                enrol_synthetic_deck(settings)
             devices = Devices(settings)
         table = DemoTable(session, random.Random(args.seed), games, args.players, camera=camera)
         try:
