@@ -19,6 +19,10 @@ from engine.core import Action, ParseError, State
 from engine.text import Text, listing, tr
 
 AUTO, OFFER, CONTRADICTION = "auto", "offer", "contradiction"
+# Nothing is applied that needs a place read otherwise than the reader thinks 100 times likelier:
+# a share is only relative to the other legal explanations (two grid cards swapped were applied
+# as a card drawn and placed, with two other places misread, at 0.98).
+SURE_FIT = 0.01
 
 
 @dataclass(frozen=True)
@@ -44,11 +48,12 @@ def judge_cards(state: State, seen: CardView, auto_apply: float) -> CameraEvent 
 
 
 def decide(explained: list[Explanation], auto_apply: float, reason) -> CameraEvent:
-    """Apply the best explanation when sure, offer the best two when not, or say ``reason()``."""
+    """Apply the best explanation when sure (its share at least ``auto_apply``, and the table it
+    leaves fitting the reading: ``SURE_FIT``), offer the best two when not, or say ``reason()``."""
     if not explained:
         return CameraEvent(CONTRADICTION, (), reason())
     best = explained[0]
-    if best.share >= auto_apply:
+    if best.share >= auto_apply and best.fit >= SURE_FIT:
         return CameraEvent(AUTO, (best,))
     return CameraEvent(OFFER, tuple(e for e in explained[:2] if e is best or e.share >= MIN_SHARE))
 

@@ -38,10 +38,14 @@ Reading = Sequence[Mapping[str, float]]  # each die read: face -> probability
 @dataclass(frozen=True)
 class Explanation:
     """One way the table came to look as read: ``chains`` of actions that leave it alike (the
-    first is the one to apply), and their share of the weight of every explanation."""
+    first is the one to apply), their share of the weight of every explanation, and how well the
+    table they leave fits the reading (``fit``: its likelihood over that of the reading's own
+    likeliest table; 1 where every place is as read, and for dice, whose chains leave the dice
+    read)."""
 
     chains: tuple[tuple[Action, ...], ...]
     share: float
+    fit: float = 1.0
 
     @property
     def actions(self) -> tuple[Action, ...]:

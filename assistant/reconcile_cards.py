@@ -191,18 +191,18 @@ def explain(state: State, seen: CardView) -> list[Explanation]:
     reading's own likeliest table)."""
     if nothing_new(state, seen):
         return []
-    groups: dict[str, list] = {}
-    best_fit = 0.0
+    groups: dict[str, list] = {}  # the table left -> [chains, weight, likelihood]
     for chain, weight in chains(state, seen):
-        best_fit = max(best_fit, likelihood(seen, chain.view))
-        group = groups.setdefault(json.dumps(chain.view, sort_keys=True), [[], 0.0])
+        key = json.dumps(chain.view, sort_keys=True)
+        group = groups.setdefault(key, [[], 0.0, likelihood(seen, chain.view)])
         group[0].append(chain.actions)
         group[1] += weight
-    total = sum(weight for _, weight in groups.values())
-    if total <= 0 or best_fit < MISREAD ** 2 * likelihood(seen, read_as(seen)):
+    total = sum(weight for _, weight, _ in groups.values())
+    as_read = likelihood(seen, read_as(seen))
+    if total <= 0 or max(fit for _, _, fit in groups.values()) < MISREAD ** 2 * as_read:
         return []
     ranked = sorted(groups.values(), key=lambda g: (-g[1], [tuple(a.sort_key() for a in c) for c in g[0]]))
-    return [Explanation(tuple(found), weight / total) for found, weight in ranked]
+    return [Explanation(tuple(found), weight / total, fit / as_read) for found, weight, fit in ranked]
 
 
 def why_unexplained(state: State, seen: CardView) -> Text | str:

@@ -96,3 +96,12 @@ def test_a_die_knocked_beside_one_that_lay_still_is_no_roll_and_is_said():
     seen = [lettered("2"), lettered("5"), lettered("1"), lettered("6")]
     assert [str(c) for c in judge(ladder, seen, 0.98, stayed=2).candidates] == ["roll 1 6"]
     assert judge(ladder, seen, 0.98, stayed=3).kind == CONTRADICTION
+
+
+def test_a_sure_share_is_not_applied_when_its_table_needs_places_read_otherwise():
+    from assistant.camera_policy import SURE_FIT, decide
+    from assistant.reconcile import Explanation
+
+    roll = SPLITTER.legal_actions()[0]
+    fits = [Explanation(((roll,),), 0.99, fit) for fit in (1.0, SURE_FIT, SURE_FIT / 2)]
+    assert [decide([best], 0.98, lambda: "").kind for best in fits] == [AUTO, AUTO, OFFER]
