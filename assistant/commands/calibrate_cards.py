@@ -45,12 +45,12 @@ def enrolment_path(settings, env=os.environ) -> Path:
 
 def enrol_synthetic_deck(settings):
     """Enrol the demo's synthetic Hilo deck, from three seeded photos of it on a mat, under the
-    state folder; the enrolment's report."""
+    state folder; the model and the enrolment's report."""
     scenes = enrolment_tables(mat_layout("hilo", "A2", 2), seed=0)
     photos = [(s.frame, [Box(*c.box(), label=c.label) for c in s.cards]) for s in scenes]
     model, report = enrol(photos, reader_params(settings))
     model.save(enrolment_path(settings))
-    return report
+    return model, report
 
 
 def hilo_colours(settings) -> list[str]:
@@ -65,7 +65,7 @@ def run(args, settings) -> int:
         raise UsageError("give either DIR (photos with labels.csv) or --synthetic")
     path = enrolment_path(settings)
     if args.synthetic:
-        report = enrol_synthetic_deck(settings)
+        model, report = enrol_synthetic_deck(settings)
     else:
         photo_names = list(read_labels(args.folder, need_boxes=False))
         model, report = enrol(labelled_photos(args.folder, photo_names), reader_params(settings))
