@@ -32,6 +32,7 @@ from engine.table import EMPTY, FACE_DOWN
 from engine.hilo.words import place as place_name
 from engine.text import Text, listing, tr
 from assistant.reconcile import Explanation
+from vision.live_cards import likeliest
 
 CardView = Mapping[str, Any]  # {"players": [{"shape", "cells": [[{label: p}]]}], "discard": {label: p}}
 MISREAD = 1e-6      # the likelihood of a label the reader gave no probability to (a deck has ~100)
@@ -108,7 +109,7 @@ def _moves(state: State, seen: CardView, before: tuple[Action, ...]) -> list[tup
                  for action, p in state.chance_outcomes()}
         fits: dict[str, float] = {}
         for place in _landing(state, seen):
-            for label in _likeliest(place):
+            for label in _top_labels(place):
                 fits[label] = max(fits.get(label, 0.0), place[label])
         return [(*names[label], fits[label]) for label in sorted(fits) if label in names]
     legal = state.legal_actions()
@@ -151,7 +152,7 @@ def _place(seen: CardView, seat: int, row: int, col: int) -> Mapping[str, float]
     return grid[row][col] if row < len(grid) and col < len(grid[row]) else {}
 
 
-def _likeliest(place: Mapping[str, float]) -> list[str]:
+def _top_labels(place: Mapping[str, float]) -> list[str]:
     return [label for label, p in sorted(place.items(), key=lambda item: -item[1])[:TOP_LABELS] if p >= LEAST]
 
 
@@ -169,18 +170,10 @@ def likelihood(seen: CardView, view: Mapping[str, Any]) -> float:
     return total
 
 
-def read_as(seen: CardView) -> dict[str, Any]:
-    """The reading's likeliest label in each place, as a table view."""
-    best = lambda place: max(place, key=place.get) if place else EMPTY  # noqa: E731
-    return {"players": [{"shape": list(grid["shape"]), "cells": [[best(p) for p in row] for row in grid["cells"]]}
-                        for grid in seen["players"]],
-            "discard": best(seen["discard"])}
-
-
 def nothing_new(state: State, seen: CardView) -> bool:
     """The reading shows the table as it is: each place's likeliest card the one lying there."""
     view = state.table_view()
-    return read_as(seen) == {"players": [{"shape": list(p["shape"]), "cells": p["cells"]} for p in view["players"]],
+    return likeliest(seen) == {"players": [{"shape": list(p["shape"]), "cells": p["cells"]} for p in view["players"]],
                              "discard": view["discard"]}
 
 
@@ -198,7 +191,7 @@ def explain(state: State, seen: CardView) -> list[Explanation]:
         group[0].append(chain.actions)
         group[1] += weight
     total = sum(weight for _, weight, _ in groups.values())
-    as_read = likelihood(seen, read_as(seen))
+    as_read = likelihood(seen, likeliest(seen))
     if total <= 0 or max(fit for _, _, fit in groups.values()) < MISREAD ** 2 * as_read:
         return []
     ranked = sorted(groups.values(), key=lambda g: (-g[1], [tuple(a.sort_key() for a in c) for c in g[0]]))
@@ -208,7 +201,7 @@ def explain(state: State, seen: CardView) -> list[Explanation]:
 def why_unexplained(state: State, seen: CardView) -> Text | str:
     """What the reading shows that no move explains: two cards of a grid that changed places, or
     else every place whose card changed."""
-    view, read = state.table_view(), read_as(seen)
+    view, read = state.table_view(), likeliest(seen)
     changed, moved = [], []
     if read["discard"] != view["discard"]:
         changed.append(tr("the discard ({card})", card=read["discard"]))

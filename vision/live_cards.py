@@ -65,11 +65,12 @@ def hilo_card_view(readings: Sequence[CardReading], pose: MatPose, layout: MatLa
     return {"players": players, "discard": label_probabilities(pile_top_reading(placed[discard.id], discard))}
 
 
-def likeliest(view: Mapping[str, Any]) -> tuple:
-    """The view's likeliest label in each place: what two readings must agree on."""
-    best = lambda place: max(place, key=place.get)  # noqa: E731
-    return (tuple(tuple(tuple(best(p) for p in row) for row in grid["cells"]) for grid in view["players"]),
-            best(view["discard"]))
+def likeliest(view: Mapping[str, Any]) -> dict[str, Any]:
+    """The view's likeliest label in each place, as a table view (what two readings must agree on)."""
+    best = lambda place: max(place, key=place.get) if place else EMPTY  # noqa: E731
+    return {"players": [{"shape": list(grid["shape"]), "cells": [[best(p) for p in row] for row in grid["cells"]]}
+                        for grid in view["players"]],
+            "discard": best(view["discard"])}
 
 
 class CardWatcher:
@@ -81,7 +82,7 @@ class CardWatcher:
         self.mat: tuple[MatPose, MatLayout] | None = None  # the last found
         self._still_since = 0
         self._run: list[dict[str, Any]] = []  # this still period's readings that agree, so far
-        self._reported: tuple | None = None
+        self._reported: dict[str, Any] | None = None
 
     def feed(self, index: int, image: np.ndarray) -> CardObservation | None:
         """Take frame ``index``; the observation the first time a still table's cards are settled."""
