@@ -34,7 +34,7 @@ from engine.match import Match
 from engine.table import EMPTY, FACE_DOWN
 from vision.mat import MatLayout
 from vision.mat_print import mat_drawing, render
-from vision.synth.cards import _MAT_PX_PER_MM, Photo, _card_corners_mm, _paste, _photograph
+from vision.synth.cards import MAT_PX_PER_MM, Photo, card_corners_mm, paste_card_image, photograph
 
 FPS = 15
 HAND_FRAMES, STILL_FRAMES = 6, 15
@@ -74,10 +74,10 @@ class MatFilm:
     def __init__(self, layout: MatLayout, seed: int):
         self.layout = layout
         self.seed = seed
-        self.mat = render(mat_drawing(layout), layout.size, _MAT_PX_PER_MM)
+        self.mat = render(mat_drawing(layout), layout.size, MAT_PX_PER_MM)
         self.noise = np.random.default_rng(seed + 1)
 
-    def photograph(self, view: Mapping[str, Any]) -> np.ndarray:
+    def table_image(self, view: Mapping[str, Any]) -> np.ndarray:
         """The table of ``view`` through the camera, without sensor noise."""
         image = self.mat.copy()
         grids = sorted((z for z in self.layout.zones if z.kind == "grid"), key=lambda z: z.seat)
@@ -89,7 +89,7 @@ class MatFilm:
         self._lay(image, view["discard"], discard, (discard.x, discard.y), ())
         if view.get("draw_pile", 1):
             self._lay(image, FACE_DOWN, draw, (draw.x, draw.y), ())
-        frame, _ = _photograph(image, _MAT_PX_PER_MM, self.layout.size, CAMERA, np.random.default_rng(self.seed))
+        frame, _ = photograph(image, MAT_PX_PER_MM, self.layout.size, CAMERA, np.random.default_rng(self.seed))
         return frame.astype(np.uint8)
 
     def _lay(self, image: np.ndarray, label: str, zone, centre, place: tuple) -> None:
@@ -100,8 +100,8 @@ class MatFilm:
         key = f"{self.seed} {zone.id} {place} {label}".encode()
         rng = np.random.default_rng(int.from_bytes(hashlib.sha256(key).digest()[:8], "little"))
         angle = zone.rotation + rng.uniform(-3, 3) + 180 * rng.integers(2)
-        corners = _card_corners_mm(np.add(centre, rng.uniform(-2, 2, 2)), angle)
-        _paste(image, label, corners * _MAT_PX_PER_MM, rng)
+        corners = card_corners_mm(np.add(centre, rng.uniform(-2, 2, 2)), angle)
+        paste_card_image(image, label, corners * MAT_PX_PER_MM, rng)
 
     def noisy(self, frame: np.ndarray) -> np.ndarray:
         return np.clip(frame + self.noise.normal(0, 2.0, frame.shape), 0, 255).astype(np.uint8)
@@ -148,11 +148,11 @@ def record(players: int, seed: int, out: str | Path, max_tables: int | None = No
         return still
 
     for number, (done, view) in enumerate(tables):
-        table = film.photograph(view)
+        table = film.table_image(view)
         log["stills"].append({"actions": done, "still": shoot(table)})
         swapped = _swapped(view) if "swap" in events and view["players"] else None
         if swapped is not None and match.states()[done].phase == "turn" and rng.random() < 1 / SWAP_EVERY:
-            still = shoot(film.photograph(swapped))
+            still = shoot(film.table_image(swapped))
             log["planted"].append({"kind": "swap", "table": number, "still": still, "until": shoot(table)})
     match.save(out / "truth.json")
     (out / "recording.json").write_text(json.dumps(log, indent=1))

@@ -159,7 +159,7 @@ class Photo:
     jpeg: tuple[int, int] = (70, 95)
 
 
-_MAT_PX_PER_MM = 2.5  # the flat mat picture that the synthetic camera photographs
+MAT_PX_PER_MM = 2.5  # the flat mat picture that the synthetic camera photographs
 GRID_SHAPES = ((3, 3),) * 5 + ((2, 3), (3, 2), (1, 3), (3, 1))  # a grid is mostly whole
 
 
@@ -174,14 +174,14 @@ def hilo_table(layout: MatLayout, seed: int, photo: Photo = Photo(), face_down_r
     cards hidden under the top of a pile are drawn at random."""
     rng = np.random.default_rng(seed)
     draw_label = iter(deck if deck is not None else [HILO_DECK[i] for i in rng.permutation(len(HILO_DECK))])
-    s = _MAT_PX_PER_MM
+    s = MAT_PX_PER_MM
     mat = render(mat_drawing(layout), layout.size, s)
     placed: list[tuple[str, np.ndarray, str, tuple[int, int] | None]] = []  # label, corners mm, zone, cell
     grids: dict[int, list[list[str]]] = {}
 
     def lay(label: str, centre, angle: float, zone: str, cell=None, visible=True):
-        corners = _card_corners_mm(centre, angle)
-        _paste(mat, label, corners * s, rng)
+        corners = card_corners_mm(centre, angle)
+        paste_card_image(mat, label, corners * s, rng)
         if visible:
             placed.append((label, corners, zone, cell))
 
@@ -210,7 +210,7 @@ def hilo_table(layout: MatLayout, seed: int, photo: Photo = Photo(), face_down_r
                     zone.rotation + rng.uniform(-2, 2), zone.id, visible=False)
             lay(top, (zone.x + rng.uniform(-1.5, 1.5), zone.y + rng.uniform(-1.5, 1.5)),
                 zone.rotation + rng.uniform(-3, 3) + 180 * rng.integers(2), zone.id)
-    frame, h_mm_to_px = _photograph(mat, s, layout.size, photo, rng)
+    frame, h_mm_to_px = photograph(mat, s, layout.size, photo, rng)
     cards = []
     for label, corners, zone, cell in placed:
         px = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), h_mm_to_px).reshape(4, 2)
@@ -223,9 +223,9 @@ def mat_photo(layout: MatLayout, seed: int, photo: Photo = Photo(),
     """The empty mat (``labels``: the zone names printed on it) through the spoiled camera: the
     frame and the mm -> pixel homography. One seed places the camera alike under any ``photo``
     of the same size: frames of a fixed camera as the light changes."""
-    s = _MAT_PX_PER_MM
+    s = MAT_PX_PER_MM
     mat = render(mat_drawing(layout, labels), layout.size, s)
-    return _photograph(mat, s, layout.size, photo, np.random.default_rng(seed))
+    return photograph(mat, s, layout.size, photo, np.random.default_rng(seed))
 
 
 def mat_mask(layout: MatLayout, mm_to_px: np.ndarray, shape) -> np.ndarray:
@@ -280,9 +280,9 @@ def fanned_cards(labels: list[str], seed: int, size: tuple[int, int] = (960, 540
     cards, masks = [], []
     for k, label in enumerate(labels):
         centre = start + along * k * step * width + rng.uniform(-4, 4, 2)
-        corners = _card_corners_mm(centre / (width / CARD_MM[0]), angle + rng.uniform(-3, 3) + 180 * rng.integers(2))
+        corners = card_corners_mm(centre / (width / CARD_MM[0]), angle + rng.uniform(-3, 3) + 180 * rng.integers(2))
         corners = corners * (width / CARD_MM[0])
-        _paste(frame, label, corners, rng)
+        paste_card_image(frame, label, corners, rng)
         mask = np.zeros((h, w), np.uint8)
         cv2.fillConvexPoly(mask, np.round(corners).astype(np.int32), 255)
         masks = [cv2.bitwise_and(m, cv2.bitwise_not(mask)) for m in masks] + [mask]
@@ -311,11 +311,11 @@ def scattered_cards(labels: list[str], seed: int, photo: Photo = Photo(),
             height = rng.uniform(*card_px)
             px_per_mm = height / CARD_MM[1]
             centre = rng.uniform(0, 1, 2) * (w, h)
-            corners = _card_corners_mm(centre / px_per_mm, rng.uniform(0, 360)) * px_per_mm
+            corners = card_corners_mm(centre / px_per_mm, rng.uniform(0, 360)) * px_per_mm
             inside = corners.min() >= 2 and (corners.max(axis=0) <= (w - 3, h - 3)).all()
             # two cards this far apart cannot touch, however they are turned
             if inside and all(np.linalg.norm(centre - c) > 1.2 * card_px[1] for c in centres):
-                _paste(frame, label, corners, rng)
+                paste_card_image(frame, label, corners, rng)
                 cards.append(SynthCard(corners.astype(np.float32), label))
                 centres.append(centre)
                 break
@@ -341,7 +341,7 @@ def _enrolment_deck(rng) -> list[str]:
     return [cards[i] for i in rng.permutation(len(cards))]
 
 
-def _card_corners_mm(centre, angle_deg: float) -> np.ndarray:
+def card_corners_mm(centre, angle_deg: float) -> np.ndarray:
     """Corners of a card turned ``angle_deg`` counter-clockwise, clockwise from its own top-left."""
     w, h = CARD_MM
     a = np.deg2rad(angle_deg)
@@ -351,7 +351,7 @@ def _card_corners_mm(centre, angle_deg: float) -> np.ndarray:
     return np.array([np.asarray(centre) + x * u + y * v for x, y in local])
 
 
-def _paste(image: np.ndarray, label: str, corners_px: np.ndarray, rng) -> None:
+def paste_card_image(image: np.ndarray, label: str, corners_px: np.ndarray, rng) -> None:
     """Warp a card onto ``image`` with a soft shadow."""
     card, mask = render_card(label)
     ch, cw = mask.shape
@@ -372,7 +372,7 @@ def _paste(image: np.ndarray, label: str, corners_px: np.ndarray, rng) -> None:
     image[y0:y1, x0:x1] = np.clip(region, 0, 255).astype(np.uint8)
 
 
-def _photograph(mat: np.ndarray, s: float, size_mm, photo: Photo, rng) -> tuple[np.ndarray, np.ndarray]:
+def photograph(mat: np.ndarray, s: float, size_mm, photo: Photo, rng) -> tuple[np.ndarray, np.ndarray]:
     """Put the flat mat into a camera frame; return the frame and the mm -> pixel homography."""
     fw, fh = photo.size
     mw, mh = size_mm
