@@ -23,16 +23,14 @@ from __future__ import annotations
 import heapq
 import json
 from collections import Counter
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Iterator, Mapping, Sequence
 
 from engine.core import Action, State
-from engine.table import EMPTY, FACE_DOWN
+from engine.table import FACE_DOWN, likeliest
 from engine.hilo.words import place as place_name
 from engine.text import Text, listing, tr
 from assistant.reconcile import Explanation
-from vision.live_cards import likeliest
 
 CardView = Mapping[str, Any]  # {"players": [{"shape", "cells": [[{label: p}]]}], "discard": {label: p}}
 MISREAD = 1e-6      # the likelihood of a label the reader gave no probability to (a deck has ~100)
@@ -42,13 +40,6 @@ NEGLIGIBLE = 1e-4   # of the best chain's weight: chains that cannot reach it ar
 MAX_EXPANDED = 20000  # partial chains expanded at most, whatever the reading
 # phases that are never a still table: a card is being turned up, or is in a hand
 WAITING_FOR_CARDS = ("start", "draw", "drawn", "setup-reveal", "swap-reveal", "flip-reveal")
-
-
-@dataclass(frozen=True)
-class CardChain:
-    actions: tuple[Action, ...]
-    chance: Fraction
-    view: dict[str, Any]  # the table it leaves
 
 
 def at_rest(state: State, after: State) -> bool:
@@ -72,10 +63,10 @@ def still_steps(states: Sequence[State], actions: Sequence[Action]) -> list[tupl
     return steps
 
 
-def chains(state: State, seen: CardView) -> Iterator[tuple[CardChain, float]]:
-    """The legal ways the table may have changed now, up to the next still table, each with its
-    weight (chance times the likelihood of the reading), likeliest first as far as the search
-    can tell. Best first: a partial chain's bound is its chance times the probability of each card
+def chains(state: State, seen: CardView) -> Iterator[tuple[tuple[Action, ...], dict[str, Any], float, float]]:
+    """The legal ways the table may have changed now, up to the next still table: the actions,
+    the table they leave, their chance and the reading's likelihood there; the weightiest
+    (chance times likelihood) first as far as the search can tell. Best first: a partial chain's bound is its chance times the probability of each card
     turned up so far where it lands, which no longer chain exceeds; the search stops when no
     partial chain can reach ``NEGLIGIBLE`` of the best found (the final reveal of six grids would
     otherwise try every reading of every card)."""
@@ -90,10 +81,10 @@ def chains(state: State, seen: CardView) -> Iterator[tuple[CardChain, float]]:
             after, chained, odds = position.apply(action), actions + (action,), chance * weight
             ends = after.round_no != state.round_no or after.phase in ("over", "turn")
             if ends or at_rest(position, after):
-                chain = CardChain(chained, odds, position.table_after(action) if ends else after.table_view())
-                found = float(odds) * likelihood(seen, chain.view)
-                best = max(best, found)
-                yield chain, found
+                view = position.table_after(action) if ends else after.table_view()
+                fit = likelihood(seen, view)
+                best = max(best, float(odds) * fit)
+                yield chained, view, float(odds), fit
             if not ends:  # no chain goes past the round's end or the next turn's start
                 heapq.heappush(heap, (bound * fit * float(weight), tie, after, chained, odds))
                 tie += 1
@@ -185,11 +176,10 @@ def explain(state: State, seen: CardView) -> list[Explanation]:
     if nothing_new(state, seen):
         return []
     groups: dict[str, list] = {}  # the table left -> [chains, weight, likelihood]
-    for chain, weight in chains(state, seen):
-        key = json.dumps(chain.view, sort_keys=True)
-        group = groups.setdefault(key, [[], 0.0, likelihood(seen, chain.view)])
-        group[0].append(chain.actions)
-        group[1] += weight
+    for actions, view, chance, fit in chains(state, seen):
+        group = groups.setdefault(json.dumps(view, sort_keys=True), [[], 0.0, fit])
+        group[0].append(actions)
+        group[1] += chance * fit
     total = sum(weight for _, weight, _ in groups.values())
     as_read = likelihood(seen, likeliest(seen))
     if total <= 0 or max(fit for _, _, fit in groups.values()) < MISREAD ** 2 * as_read:

@@ -6,6 +6,7 @@ Vision reports what it sees in these terms; the engines describe what the camera
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Mapping
 
 # Faces a die can show. Standard dice: "1".."6". Excape dice also show "7" and "X".
 STANDARD_FACES = ("1", "2", "3", "4", "5", "6")
@@ -34,3 +35,12 @@ class Card:
 
 FACE_DOWN = "face-down"  # a card seen from its back
 EMPTY = "empty"          # a place where a card could be and none is
+
+
+def likeliest(view: Mapping[str, Any]) -> dict[str, Any]:
+    """A Hilo card view as the camera reads it (each place: label -> probability), with the
+    likeliest label in each place: a table view."""
+    best = lambda place: max(place, key=place.get) if place else EMPTY  # noqa: E731
+    return {"players": [{"shape": list(grid["shape"]), "cells": [[best(p) for p in row] for row in grid["cells"]]}
+                        for grid in view["players"]],
+            "discard": best(view["discard"])}

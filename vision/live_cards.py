@@ -15,7 +15,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from engine.table import EMPTY, FACE_DOWN
+from engine.table import EMPTY, FACE_DOWN, likeliest
 from vision.cards import CardReader, CardReading
 from vision.layout import cards_by_zone, grid_places, pile_top_reading
 from vision.mat import MatLayout, MatPose, find_mat
@@ -63,14 +63,6 @@ def hilo_card_view(readings: Sequence[CardReading], pose: MatPose, layout: MatLa
                         "cells": [[label_probabilities(reading) for reading in row] for row in places]})
     discard = layout.zone("discard")
     return {"players": players, "discard": label_probabilities(pile_top_reading(placed[discard.id], discard))}
-
-
-def likeliest(view: Mapping[str, Any]) -> dict[str, Any]:
-    """The view's likeliest label in each place, as a table view (what two readings must agree on)."""
-    best = lambda place: max(place, key=place.get) if place else EMPTY  # noqa: E731
-    return {"players": [{"shape": list(grid["shape"]), "cells": [[best(p) for p in row] for row in grid["cells"]]}
-                        for grid in view["players"]],
-            "discard": best(view["discard"])}
 
 
 class CardWatcher:

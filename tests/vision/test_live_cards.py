@@ -4,7 +4,8 @@ import pytest
 
 from vision import live_cards
 from vision.cards import CardReading
-from vision.live_cards import averaged, label_probabilities, likeliest
+from engine.table import likeliest
+from vision.live_cards import averaged, label_probabilities
 
 
 def reading(face_down=0.1, colours=None, values=None):
