@@ -42,6 +42,7 @@ def judge(state: State, seen: Reading, auto_apply: float, stayed: int = 0) -> Ca
 
 def judge_cards(state: State, seen: CardView, auto_apply: float) -> CameraEvent | None:
     """The event for the Hilo cards ``seen`` (``assistant.reconcile_cards``) in ``state``."""
+    seen = cards.seats_in_play(state, seen)
     if cards.nothing_new(state, seen):
         return None
     return decide(cards.explain(state, seen), auto_apply, lambda: cards.why_unexplained(state, seen))

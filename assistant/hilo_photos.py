@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, replace
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 import cv2
 
@@ -22,7 +22,7 @@ from engine.hilo.score_file import format_score, score_grids
 from engine.text import Text, tr
 from vision.cards import CardReader, CardReading
 from vision.layout import cards_by_zone, grid_places
-from vision.mat import find_mat
+from vision.mat import MatLayout, Zone, find_mat
 
 # Least sureness (see ``sureness``) of a card that is scored. The reader's value probabilities
 # run low on cards it reads right (0.3 to 0.9 on synthetic tables), so this is well below
@@ -55,10 +55,10 @@ def score_photo(path: str, reader: Callable[[], CardReader], palette: Palette,
     if found is None:
         raise ValueError(f"{path}: no Hilo play mat found (too few of its markers show)")
     pose, layout = found
-    zones = sorted((z for z in layout.zones if z.kind == "grid"), key=lambda z: z.seat)
-    if ended_by is not None and not 0 <= ended_by < len(zones):
-        raise ValueError(f"--ended-by {ended_by}: this mat's seats are 0 to {len(zones) - 1}")
     placed, unplaced = cards_by_zone(one_of_each(reader().read(image, pose, layout)), pose, layout)
+    zones = seats_at_table(layout, placed)
+    if ended_by is not None and not 0 <= ended_by < len(zones):
+        raise ValueError(f"--ended-by {ended_by}: the seats at this table are 0 to {len(zones) - 1}")
     names = [tr("Player {n}", n=z.seat + 1) for z in zones]
     cards: list[dict[str, Any]] = []
     unread: list[dict[str, Any]] = []
@@ -97,6 +97,16 @@ def score_photo(path: str, reader: Callable[[], CardReader], palette: Palette,
     result.update(grids=[[[p.code(palette) for p in row] for row in grid] for grid in grids], cards=cards,
                   unread=unread)
     return result
+
+
+def seats_at_table(layout: MatLayout, placed: Mapping[str, list]) -> list[Zone]:
+    """The grids of the players at the table, by seat: a mat printed for several numbers of
+    players (five or six) has its last seats empty when fewer play."""
+    zones = sorted((z for z in layout.zones if z.kind == "grid"), key=lambda z: z.seat)
+    fewest = min(layout.serves, default=len(zones))
+    while len(zones) > fewest and not placed[zones[-1].id]:
+        zones.pop()
+    return zones
 
 
 def one_of_each(readings: list[CardReading]) -> list[CardReading]:

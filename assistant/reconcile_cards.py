@@ -161,6 +161,12 @@ def likelihood(seen: CardView, view: Mapping[str, Any]) -> float:
     return total
 
 
+def seats_in_play(state: State, seen: CardView) -> CardView:
+    """``seen`` without the grids of the mat's seats beyond the game's players (a mat for five
+    or six players, played by five: the sixth seat's place is not read)."""
+    return {**seen, "players": list(seen["players"][:state.game.num_players])}
+
+
 def nothing_new(state: State, seen: CardView) -> bool:
     """The reading shows the table as it is: each place's likeliest card the one lying there."""
     view = state.table_view()

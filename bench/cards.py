@@ -1,11 +1,12 @@
-"""Card reader figures: synthetic Hilo tables, single-threaded speed of a 1280x720 frame with
-20 cards, and real photographs of playing cards.
+"""Card reader figures: synthetic Hilo tables, single-threaded speed of 1280x720 frames with
+20 and 56 cards, and real photographs of playing cards.
 
     /work/venv-dev/bin/python bench/cards.py [--tables N] [--no-real]   (from the repository root)
 
+Speed: a table of full grids, two players on A2 (20 cards) and six on A1 (56).
 Synthetic: a deck enrolled from three seeded photos (two tables of face-up cards showing every
 value twice and every colour three times, one table of mostly backs), then N seeded tables of two
-or three players (perspective, uneven light, glare, blur, noise, JPEG), read on the located mat;
+to six players (perspective, uneven light, glare, blur, noise, JPEG), read on the located mat;
 and, without the mat, a deck enrolled from photos of its cards scattered at any angle on a bare
 table, then N/2 such photos of eight face-up cards and two backs.
 Real: ../shared/datasets/cards-playing (EdjeElectronics/TensorFlow-Object-Detection-API-Tutorial-
@@ -31,7 +32,7 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 from assistant import settings as settings_mod  # noqa: E402
-from assistant.commands.print_mat import mat_layout  # noqa: E402
+from assistant.commands.print_mat import mat_layout, smallest_mat  # noqa: E402
 from engine.table import FACE_DOWN  # noqa: E402
 from vision.cards import CardReader, ReaderParams, enrol, labelled_photos  # noqa: E402
 from vision.evaluate import Box, Found, evaluate, match, quarter_turned, read_labels  # noqa: E402
@@ -93,7 +94,7 @@ def synthetic(params: ReaderParams, tables: int) -> CardReader:
     reader = enrolled(params, enrolment_tables(mat_layout("hilo", "A2", 2), seed=0), "synthetic enrolment")
     tally = Tally()
     for seed in range(1000, 1000 + tables):
-        layout = mat_layout("hilo", "A2", 2 + seed % 2)
+        layout = smallest_mat("hilo", 2 + seed % 5)
         scene = hilo_table(layout, seed)
         tally.add(reader.read(scene.frame, MatLocator(layout).locate(scene.frame), layout), scene)
     tally.print("synthetic Hilo tables")
@@ -113,24 +114,26 @@ def off_the_mat(params: ReaderParams, photos: int) -> None:
 
 
 def speed(reader: CardReader, repeats: int) -> None:
-    layout = mat_layout("hilo", "A2", 2)
-    scene = hilo_table(layout, 7, shapes=((3, 3),), empty_rate=0.0)  # two full grids and two piles
-    pose = MatLocator(layout).locate(scene.frame)
-    wall, cpu, counts = [], [], []
-    for _ in range(repeats):
-        w, c = time.perf_counter(), time.process_time()
-        counts.append(len(reader.read(scene.frame, pose, layout)))
-        wall.append((time.perf_counter() - w) * 1000)
-        cpu.append((time.process_time() - c) * 1000)
-    locate = []
-    locator = MatLocator(layout)
-    for _ in range(repeats):
-        c = time.process_time()
-        locator.locate(scene.frame)
-        locate.append((time.process_time() - c) * 1000)
-    print(f"speed, 1280x720, {len(scene.cards)} cards ({max(counts)} read), 1 thread, {repeats} reads: "
-          f"median {statistics.median(wall):.1f} ms wall, {statistics.median(cpu):.1f} ms CPU; "
-          f"locating the mat: median {statistics.median(locate):.1f} ms CPU")
+    """A table of full grids and both piles: two players on A2 (20 cards) and six on A1 (56)."""
+    for players in (2, 6):
+        layout = smallest_mat("hilo", players)
+        scene = hilo_table(layout, 7, shapes=((3, 3),), empty_rate=0.0)
+        pose = MatLocator(layout).locate(scene.frame)
+        wall, cpu, counts = [], [], []
+        for _ in range(repeats):
+            w, c = time.perf_counter(), time.process_time()
+            counts.append(len(reader.read(scene.frame, pose, layout)))
+            wall.append((time.perf_counter() - w) * 1000)
+            cpu.append((time.process_time() - c) * 1000)
+        locate = []
+        locator = MatLocator(layout)
+        for _ in range(repeats):
+            c = time.process_time()
+            locator.locate(scene.frame)
+            locate.append((time.process_time() - c) * 1000)
+        print(f"speed, 1280x720, {players} players on {layout.paper}, {len(scene.cards)} cards ({max(counts)} read), "
+              f"1 thread, {repeats} reads: median {statistics.median(wall):.1f} ms wall, "
+              f"{statistics.median(cpu):.1f} ms CPU; locating the mat: median {statistics.median(locate):.1f} ms CPU")
 
 
 def real(params: ReaderParams) -> None:

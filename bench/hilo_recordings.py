@@ -1,8 +1,8 @@
 """The live card loop on seeded synthetic recordings of Hilo rounds: how many of the actions the
 camera should see are applied right, and how soon.
 
-``--rounds`` rounds (default 20; 2 players for even seeds, 3 for odd, the mats printed for
-Hilo) with seeds from ``--first-seed`` (default 1000; the recordings were tuned on seeds 0-9
+``--rounds`` rounds (default 20; 2 to 6 players in turn, 2 for seeds that are multiples of 5,
+on the mats printed for Hilo: A2 for 2 and 3, A1 for 4 to 6) with seeds from ``--first-seed`` (default 1000; the recordings were tuned on seeds 0-9
 only) are filmed by ``vision/synth/card_recording.py`` into a temporary folder and played through
 the loop of ``table-assistant watch hilo FRAMES --truth truth.json`` in process: the synthetic
 deck enrolled as `calibrate cards --synthetic` does, ``CardWatcher`` on the frames, ``Play``
@@ -40,8 +40,12 @@ from vision.synth.card_recording import record
 COUNTS = ("camera_actions", "auto_right", "auto_wrong", "confirm_right", "missed", "contradictions")
 
 
+def players_of(seed: int) -> int:
+    return 2 + seed % 5
+
+
 def play_round(seed: int, state: Path, folder: Path) -> tuple[dict, dict, Play, float]:
-    players = 2 + seed % 2
+    players = players_of(seed)
     log = record(players, seed, folder, events=("swap",))
     settings = settings_mod.load(overrides={"app.state_dir": str(state)})
     truth = Match.load(folder / "truth.json")
@@ -79,7 +83,7 @@ def main() -> None:
                 delays += [(said[0] - swap["still"]) / 15.0] if said else []
             latencies.append(report["latency_s_median"])
             read_ms.append(ms)
-            print(f"seed {seed} ({2 + seed % 2} players): " + ", ".join(f"{key} {report[key]}" for key in COUNTS)
+            print(f"seed {seed} ({players_of(seed)} players): " + ", ".join(f"{key} {report[key]}" for key in COUNTS)
                   + f"; latency {report['latency_s_median']} s; {ms:.1f} ms a frame", flush=True)
             planted = [(swap["still"], swap["until"]) for swap in log["planted"]]
             for (observation, event), verdict in zip(play.events, play.verdicts):

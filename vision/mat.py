@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 
 # Landscape sizes in millimetres.
-PAPERS = {"A3": (420.0, 297.0), "A2": (594.0, 420.0)}
+PAPERS = {"A3": (420.0, 297.0), "A2": (594.0, 420.0), "A1": (841.0, 594.0)}
 ZONE_KINDS = ("grid", "pile", "row", "dice", "track")
 
 
@@ -154,6 +154,7 @@ class MatLayout:
     markers: tuple[Marker, ...]
     zones: tuple[Zone, ...]
     style: Mapping[str, Any] = field(default_factory=dict)
+    serves: tuple[int, ...] = ()  # every number of players this printed mat is for
 
     def zone(self, zone_id: str) -> Zone:
         for z in self.zones:
@@ -193,14 +194,15 @@ def layout_from_data(data: Mapping[str, Any], paper: str, players: int, source: 
         counts = [int(n) for n in entry.get("players", [])]
         supported.append(f"{entry.get('paper')} for {'/'.join(map(str, counts))} players")
         if entry.get("paper") == paper and players in counts:
-            return _build(game, paper, players, card, dictionary, entry, data.get("style", {}), source)
+            return _build(game, paper, players, card, dictionary, entry, data.get("style", {}), source,
+                          tuple(sorted(counts)))
     raise LayoutError(
         f"{game}: no {paper} mat for {players} players (the cards would not fit); "
         f"available: {'; '.join(supported) or 'none'}"
     )
 
 
-def _build(game, paper, players, card, dictionary, entry, style, source) -> MatLayout:
+def _build(game, paper, players, card, dictionary, entry, style, source, serves) -> MatLayout:
     size = PAPERS[paper]
     where = f"{source} ({paper}, {players} players)"
     markers = []
@@ -219,7 +221,7 @@ def _build(game, paper, players, card, dictionary, entry, style, source) -> MatL
     if len({z.id for z in zones}) != len(zones):
         raise LayoutError(f"{where}: zone ids must be unique")
     layout = MatLayout(game, paper, players, size, card, dictionary, tuple(markers), tuple(zones),
-                       dict(style))
+                       dict(style), serves)
     _check_fits(layout, where)
     return layout
 

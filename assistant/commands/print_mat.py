@@ -1,9 +1,10 @@
-"""`table-assistant print-mat --game G --players N --paper A3|A2 --out FILE.pdf|.png`: the play mat.
+"""`table-assistant print-mat --game G --players N [--paper A3|A2|A1] --out FILE.pdf|.png`: the play mat.
 
 The mat is drawn at true scale: print it at 100 % ("actual size", no fit-to-page). Its layout
 (zones and ArUco markers) is data in ``config/mats/<game>.toml``: a game has a mat when its
-file is there. A PDF is vector (sharp at
-any printer resolution); a PNG is rendered at ``vision.mat.png_dpi`` and records that resolution.
+file is there. Without ``--paper``, the smallest paper that holds the players' places. A PDF is
+vector (sharp at any printer resolution); a PNG is rendered at ``vision.mat.png_dpi`` and
+records that resolution.
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from pathlib import Path
 from assistant.i18n import translate
 from engine import registry
 from engine.text import tr
-from vision.mat import PAPERS, MatLayout, layout_from_data
+from vision.mat import PAPERS, LayoutError, MatLayout, layout_from_data
 from vision.mat_print import mat_drawing, save_drawing
 
 MATS = resources.files("assistant.defaults") / "mats"
@@ -29,7 +30,7 @@ def add_parser(sub) -> None:
     parser = sub.add_parser("print-mat", help="draw a printable play mat (PDF or PNG, true scale)")
     parser.add_argument("--game", required=True, choices=mat_games())
     parser.add_argument("--players", required=True, type=int, metavar="N")
-    parser.add_argument("--paper", required=True, choices=sorted(PAPERS))
+    parser.add_argument("--paper", choices=tuple(PAPERS), help="default: the smallest that holds the players' places")
     parser.add_argument("--out", required=True, metavar="FILE", help="FILE.pdf or FILE.png")
     parser.set_defaults(run=run)
 
@@ -44,6 +45,16 @@ def mat_layout(game: str, paper: str, players: int) -> MatLayout:
     except tomllib.TOMLDecodeError as exc:
         raise ValueError(f"{source}: not valid TOML: {exc}") from None
     return layout_from_data(data, paper, players, str(source))
+
+
+def smallest_mat(game: str, players: int) -> MatLayout:
+    """The layout of a game's mat for ``players`` on the smallest paper that holds it."""
+    for paper in PAPERS:  # smallest first
+        try:
+            return mat_layout(game, paper, players)
+        except LayoutError as exc:
+            why = exc
+    raise why
 
 
 def all_mat_layouts() -> list[MatLayout]:
@@ -86,7 +97,8 @@ def run(args, settings) -> int:
     kind = out.suffix.lower()
     if kind not in (".pdf", ".png"):
         raise UsageError(f"--out must end in .pdf or .png, got {args.out!r}")
-    layout = mat_layout(args.game, args.paper, args.players)
+    layout = (mat_layout(args.game, args.paper, args.players) if args.paper else
+              smallest_mat(args.game, args.players))
     language = settings["app.language"]
     labels = {zid: translate(text, language) for zid, text in zone_names(layout).items()}
     width, height = layout.size

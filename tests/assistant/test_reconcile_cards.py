@@ -56,6 +56,19 @@ def _round(players, seed):
     return match
 
 
+def test_the_seats_of_a_mat_beyond_the_players_are_not_read():
+    match = _round(5, 6)
+    state, done, table = next(steps_of(match))
+    sixth = {"shape": [1, 1], "cells": [[{"red 3": 1.0}]]}  # a card lies on the sixth seat
+    seen = read(table)
+    seen["players"].append(sixth)
+    event = judge_cards(state, seen, 0.98)
+    assert event.kind == AUTO and done in event.candidates[0].chains
+    unchanged = read(state.table_view())
+    unchanged["players"].append(sixth)
+    assert judge_cards(state, unchanged, 0.98) is None
+
+
 def test_unsure_readings_still_rank_the_truth_first_and_apply_nothing_wrong():
     rng, kinds, first = random.Random(4), [], 0
     steps = list(steps_of(play_round(3, 5)))

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from assistant.cli import main
-from assistant.commands.print_mat import mat_layout
+from assistant.commands.print_mat import mat_layout, smallest_mat
 from assistant.hilo_photos import one_of_each, score_photo
 from engine.hilo import DEFAULT_PALETTE, Palette, score_text
 from engine.table import FACE_DOWN
@@ -41,7 +41,7 @@ def truth(scene, ended_by):
 
 
 def finished(seed, players=2, **kwargs):
-    return hilo_table(mat_layout("hilo", "A2", players), seed, all_face_up=True, empty_rate=0.0, **kwargs)
+    return hilo_table(smallest_mat("hilo", players), seed, all_face_up=True, empty_rate=0.0, **kwargs)
 
 
 def written(scene, tmp_path, name="table.jpg"):
@@ -74,10 +74,12 @@ def scored(scene, tmp_path, ended_by=None, change=None):
 
 # --- the way from readings to the round's scores, with every card read as laid -----------------
 
-@pytest.mark.parametrize("seed, players, ended_by", [(1, 2, 0), (2, 2, 1), (3, 3, 2), (4, 3, 0)])
+@pytest.mark.parametrize("seed, players, ended_by", [(1, 2, 0), (2, 2, 1), (3, 3, 2), (4, 3, 0), (9, 4, 3),
+                                                     (10, 5, 4), (11, 6, 5)])
 def test_full_grids_score_as_the_round_file_of_the_grids_laid(seed, players, ended_by, tmp_path):
     scene = finished(seed, players, shapes=((3, 3),))
     result = scored(scene, tmp_path, ended_by)
+    assert len(result["names"]) == players  # five players on the mat for five or six: five seats
     assert {k: result[k] for k in ROUND_KEYS} == truth(scene, ended_by)
     assert result["grids"] == truth_grids(scene) and result["unread"] == []
     grid_cards = [c for c in result["cards"] if c["seat"] is not None]
@@ -168,7 +170,7 @@ def test_a_grid_with_no_card_is_named_not_scored_as_empty(tmp_path):
 
 
 def test_a_seat_not_on_the_mat_is_refused(tmp_path):
-    with pytest.raises(ValueError, match="--ended-by 2: this mat's seats are 0 to 1"):
+    with pytest.raises(ValueError, match="--ended-by 2: the seats at this table are 0 to 1"):
         scored(finished(1, 2), tmp_path, ended_by=2)
 
 

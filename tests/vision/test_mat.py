@@ -6,6 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
+from assistant.commands.print_mat import smallest_mat
 from vision.mat import LayoutError, MatLocator, MatNotFound, Zone, find_mat, layout_from_data
 from vision.mat_print import mat_drawing, render
 
@@ -31,6 +32,13 @@ def test_every_shipped_layout_fits_its_sheet(data, paper, players):
     assert len(layout.markers) == 4
     seats = {z.seat for z in layout.zones if z.seat is not None}
     assert seats <= set(range(players))
+
+
+def test_hilo_has_a_mat_for_every_number_of_players_with_a_grid_a_seat():
+    for players in range(2, 7):
+        layout = smallest_mat("hilo", players)
+        assert sorted(z.seat for z in layout.zones if z.kind == "grid") == list(range(players))
+        assert players in layout.serves
 
 
 def test_marker_ids_are_unique_across_all_mats():

@@ -71,6 +71,15 @@ def test_print_mat_command_writes_the_file(tmp_path, capsys):
     assert "markers 4, 5, 6, 7" in capsys.readouterr().out
 
 
+def test_print_mat_without_paper_takes_the_smallest_that_holds_the_players(tmp_path, capsys):
+    assert main(["print-mat", "--game", "hilo", "--players", "2", "--out", str(tmp_path / "two.pdf")]) == 0
+    assert "A2, 2 players" in capsys.readouterr().out
+    assert main(["print-mat", "--game", "hilo", "--players", "6", "--out", str(tmp_path / "six.pdf")]) == 0
+    assert "A1, 6 players, markers 32, 33, 34, 35" in capsys.readouterr().out
+    assert main(["print-mat", "--game", "hilo", "--players", "7", "--out", str(tmp_path / "seven.pdf")]) == 1
+    assert "no A1 mat for 7 players" in capsys.readouterr().err
+
+
 def test_print_mat_in_french_prints_french_zone_names(tmp_path):
     out = tmp_path / "holdup.pdf"
     assert main(["--set", "app.language=fr", "print-mat", "--game", "holdup", "--players", "3",

@@ -13,7 +13,7 @@ and the truth's actions it shows done, and the events planted (two cards of a gr
 table no move explains). The cards are the synthetic deck that ``calibrate cards --synthetic``
 enrols.
 
-    python -m vision.synth.card_recording OUT --seed N --players 2|3 [--events swap]
+    python -m vision.synth.card_recording OUT --seed N --players 2..6 [--events swap]
 """
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ from typing import Any, Mapping, Sequence
 import cv2
 import numpy as np
 
-from assistant.commands.print_mat import mat_layout
+from assistant.commands.print_mat import smallest_mat
 from assistant.reconcile_cards import still_steps
 from engine import registry
 from engine.match import Match
@@ -40,7 +40,7 @@ FPS = 15
 HAND_FRAMES, STILL_FRAMES = 6, 15
 SWAP_EVERY = 10  # still tables, on average, between two planted swaps
 CAMERA = Photo(blur=(0.3, 0.8), noise=(1.5, 2.5), jpeg=(92, 92))  # one fixed camera: its faults are drawn once
-NAMES = ("Ana", "Ben", "Chloé")
+NAMES = ("Ana", "Ben", "Chloé", "Dev", "Eli", "Fay")
 
 
 def play_round(players: int, seed: int) -> Match:
@@ -129,7 +129,7 @@ def record(players: int, seed: int, out: str | Path, max_tables: int | None = No
         played, match = match, Match(match.game, match.players)
         for action in played.history[:tables[-1][0]]:
             match.push(action)
-    film = MatFilm(mat_layout("hilo", "A2", players), seed)
+    film = MatFilm(smallest_mat("hilo", players), seed)
     rng = random.Random(seed + 1)
     log: dict[str, Any] = {"game": "hilo", "players": players, "seed": seed, "fps": FPS, "frames": 0,
                            "stills": [], "planted": []}
@@ -177,7 +177,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("out")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--players", type=int, default=2, choices=(2, 3))
+    parser.add_argument("--players", type=int, default=2, choices=range(2, 7))
     parser.add_argument("--tables", type=int, help="film only the first N still tables")
     parser.add_argument("--events", nargs="*", default=[], choices=("swap",), help="plant these events")
     args = parser.parse_args(argv)
