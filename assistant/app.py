@@ -149,6 +149,7 @@ class TableApp(App):
     message_text = StringProperty("")
     can_learn_table = BooleanProperty(False)
     can_read_sheet = BooleanProperty(False)
+    can_read_frame = BooleanProperty(False)
     can_power_off = BooleanProperty(False)
 
     blanker: IdleBlanker | None = None  # set when the screen darkens when idle (ui.blank_after_s)
@@ -159,12 +160,16 @@ class TableApp(App):
                  every: Sequence[tuple[float, Callable[[], Any]]] = (),
                  on_first_frame: Callable[[], Any] | None = None,
                  learn_empty_table: Callable[[], Any] | None = None,
-                 read_sheet: Callable[[str, Callable[[Any], Any]], Any] | None = None, camera_feed: Any = None,
+                 read_sheet: Callable[[str, Callable[[Any], Any]], Any] | None = None,
+                 read_frame: Callable[[Callable[[Any], Any], Callable[[Any], Any]], Any] | None = None,
+                 camera_feed: Any = None,
                  power_off: Callable[[], Any] | None = None, settings: Settings | None = None, **kwargs):
         """``every``: (seconds, function) pairs run on the UI loop (the demo's steps, the
         watchdog's pings); ``on_first_frame`` runs once the first frame is on screen;
         ``learn_empty_table`` asks the camera to learn the empty table (None: no such button);
         ``read_sheet(pad, done)`` asks it to read the Splitter sheet under it (None: no camera);
+        ``read_frame(read, done)`` has ``read`` the camera's next frame on its thread, ``done``
+        getting the result (None: no camera; the card deck's pages are photographed so);
         ``camera_feed`` is what the camera screen shows (an assistant.camera_feed.CameraFeed; None:
         no camera); ``power_off`` shuts the machine down, raising OSError if it cannot (None: the
         demo, a desktop, no such button); ``settings`` keeps the settings screen's changes for
@@ -182,6 +187,8 @@ class TableApp(App):
         self.can_learn_table = learn_empty_table is not None
         self.read_sheet = read_sheet
         self.can_read_sheet = read_sheet is not None
+        self.read_frame = read_frame
+        self.can_read_frame = read_frame is not None
         self.camera_feed = camera_feed
         self.power_off = power_off
         self.can_power_off = power_off is not None

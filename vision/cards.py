@@ -530,6 +530,14 @@ def enrol(photos: Iterable[tuple[np.ndarray, Sequence[Box]]], params: ReaderPara
     return model, report
 
 
+def unfound(image: np.ndarray, boxes: Sequence[Box], params: ReaderParams = ReaderParams()) -> list[tuple[Box, str]]:
+    """The labelled boxes of one enrolment photo whose card :func:`enrol` would not find, each
+    with why (a photo checked before it is kept)."""
+    quads = outlines(image, params.detect, network(params))
+    return [(box, _why_missed(box, quads)) for box in boxes
+            if _outline_for(box, quads, image.shape, alone=len(boxes) == 1) is None]
+
+
 def _corner_examples(image, quad, value) -> tuple[np.ndarray, list[str], float]:
     """Index patches of an enrolled card's four corners at its size and a little smaller and
     larger (the size of a partly hidden card is guessed): its two index corners show its value,

@@ -377,7 +377,10 @@ class MatLocator:
 
     def locate(self, frame: np.ndarray) -> MatPose:
         """The mat's pose in ``frame``; raises MatNotFound naming the missing markers."""
-        found = self.detect(frame)
+        return self.pose_of(self.detect(frame))
+
+    def pose_of(self, found: Mapping[int, np.ndarray]) -> MatPose:
+        """The mat's pose from the marker corners ``found`` in a frame (``detect``'s)."""
         ours = sorted(i for i in found if i in self._corners_mm)
         foreign = sorted(i for i in found if i not in self._corners_mm)
         missing = tuple(i for i in self.layout.marker_ids() if i not in found)
@@ -406,12 +409,12 @@ def find_mat(frame: np.ndarray, layouts: Sequence[MatLayout]) -> tuple[MatPose, 
     None when no known mat shows enough markers."""
     if not layouts:
         return None
-    seen = set(MatLocator(layouts[0]).detect(frame))
-    best = max(layouts, key=lambda layout: len(seen & set(layout.marker_ids())))
-    if not seen & set(best.marker_ids()):
+    found = MatLocator(layouts[0]).detect(frame)
+    best = max(layouts, key=lambda layout: len(found.keys() & set(layout.marker_ids())))
+    if not found.keys() & set(best.marker_ids()):
         return None
     try:
-        return MatLocator(best).locate(frame), best
+        return MatLocator(best).pose_of(found), best
     except MatNotFound:
         return None
 

@@ -21,7 +21,7 @@ from engine.text import tr
 
 log = logging.getLogger(__name__)
 EMPTY_TABLE_FRAMES = 10  # camera frames the empty table is learnt from (their median)
-SHEET_WAIT_S = 2.0  # how long a sheet's reading waits for a camera frame before saying none came
+FRAME_WAIT_S = 2.0  # how long a screen's reading (a sheet, a page of the deck) waits for a camera frame
 CLOSE_WAIT_S = 10.0  # the longest wait at close for the camera's threads (a read, a model loading)
 
 
@@ -49,6 +49,7 @@ def run(args, settings) -> int:
         app = make_app(args, settings, session, every=devices.every(), on_first_frame=devices.ready,
                        learn_empty_table=devices.learn_empty_table if camera_on else None,
                        read_sheet=devices.read_sheet if camera_on else None,
+                       read_frame=devices.read_frame if camera_on else None,
                        camera_feed=devices.feed if camera_on else None,
                        power_off=power_off if draws_on_screen(os.environ) else None)  # a desktop has its own
         devices.start(session, app)
@@ -58,6 +59,14 @@ def run(args, settings) -> int:
         finally:
             devices.close()
     return 0
+
+
+def _modified(path) -> float | None:
+    """When the file at ``path`` was last written (None: there is none)."""
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return None
 
 
 def power_off() -> None:
@@ -127,7 +136,7 @@ class Devices:
         self._session: Session | None = None
         self._reading_dice = threading.Event()  # the camera thread has read a frame for dice
         self._learn_table = threading.Event()   # asked from the screen, done by the camera thread
-        self._sheet_wanted: tuple[str, Callable[[Any], Any], float] | None = None  # likewise: (pad, done, when)
+        self._wanted: tuple[Callable[[Any], Any], Callable[[Any], Any], float] | None = None  # (read, done, until)
         self._table_moved = False  # the camera's view no longer fits the learnt empty table (said once)
         self._camera_missing = False  # "no camera" or "camera lost" was said, "camera back" not yet
         self._camera_done = threading.Event()  # closed, or its recording ended: the dice reader stops
@@ -247,12 +256,19 @@ class Devices:
         watcher = TableWatcher(StableReader.from_settings(self.feed.timed(lambda image: reading[0].read(image)),
                                                           self.settings.section("vision.stillness")))
         said: set[bool] = set()  # the kinds of dice whose missing reader was said
-        card_reading: list = []  # the card watcher, built when a card game is first on the table (or why not)
+        card_reading: list = []  # the card watcher (None: why not said) and when the deck was learnt
         empty: list = []
         while True:
             frame = latest.get(timeout=0.2)
-            if self._sheet_wanted is not None and (frame is not None or self._sheet_wanted[2] < time.monotonic()):
-                self._read_sheet(frame, app)
+            if self._wanted is not None and (frame is not None or self._wanted[2] < time.monotonic()):
+                read, done, _ = self._wanted
+                self._wanted = None
+                try:
+                    outcome = read(frame)
+                except Exception as exc:  # a screen's reading failed: said, and the camera goes on
+                    log.exception("reading asked from a screen")
+                    outcome = tr("The camera's reading failed: {reason}", reason=str(exc))
+                app.post(lambda outcome=outcome, done=done: done(outcome))
                 continue
             if frame is None:
                 if self._camera_done.is_set():
@@ -290,40 +306,43 @@ class Devices:
                 if event is not None:
                     app.post(lambda read_in=state, seen=event: session.camera(read_in, seen))
 
+    def read_frame(self, read: Callable[[Any], Any], done: Callable[[Any], Any]) -> None:
+        """Asked from a screen (UI thread): ``read(frame)`` on the camera thread with its next
+        frame (None when none came within FRAME_WAIT_S); ``done`` gets what it returns on the
+        UI thread. The camera reads nothing else meanwhile."""
+        self._wanted = (read, done, time.monotonic() + FRAME_WAIT_S)
+
     def read_sheet(self, pad: str, done: Callable[[Any], Any]) -> None:
         """Asked from the screen (UI thread): read the Splitter sheet held under the camera in its
         next frame; ``done`` gets an assistant.splitter_sheets.SheetReview, or the text saying
         why none was read, on the UI thread."""
-        self._sheet_wanted = (pad, done, time.monotonic() + SHEET_WAIT_S)
-
-    def _read_sheet(self, frame, app) -> None:
-        """On the camera thread: the sheet wanted, read in ``frame`` (None: no frame came)."""
         from assistant.splitter_sheets import SheetReview
 
-        pad, done, _ = self._sheet_wanted
-        self._sheet_wanted = None
-        if frame is None:
-            outcome: Any = tr("No frame from the camera: enter the sheet by touch.")
-        else:
+        def read(frame) -> Any:
+            if frame is None:
+                return tr("No frame from the camera: enter the sheet by touch.")
             try:
-                outcome = SheetReview.of_image(frame.image, pad)
+                return SheetReview.of_image(frame.image, pad)
             except ValueError as exc:
-                outcome = tr("No sheet read: {reason}", reason=str(exc))
-        app.post(lambda: done(outcome))
+                return tr("No sheet read: {reason}", reason=str(exc))
+
+        self.read_frame(read, done)
 
     def _read_cards(self, frame, session: Session, app, card_reading: list) -> None:
         """Read the cards on the mat (a Hilo table) and hand each settled reading's verdict to the
         session, as for dice. Without an enrolled deck, said once: the cards are entered by touch."""
         from assistant.camera_policy import judge_cards
+        from assistant.commands.calibrate_cards import enrolment_path
         from assistant.commands.watch import card_watcher
         from vision.card_model import EnrolmentError
 
-        if not card_reading:
+        enrolled = _modified(enrolment_path(self.settings))
+        if not card_reading or card_reading[1] != enrolled:  # first, or the deck learnt again
             try:
-                card_reading.append(card_watcher(self.settings, session.view.game_id))
+                card_reading[:] = [card_watcher(self.settings, session.view.game_id), enrolled]
             except EnrolmentError as exc:
                 log.warning("card reader: %s", exc)
-                card_reading.append(None)
+                card_reading[:] = [None, enrolled]
                 app.post_notice(tr("The card reader is not available ({reason}): enter cards by touch.",
                                    reason=str(exc)))
         watcher = card_reading[0]

@@ -1,5 +1,5 @@
 """Settings, over home or a game: the language, the advice, the buzzer's sound, the camera (its
-view, the empty table, its auto-apply level) and, on a kiosk, powering the machine off (a second
+view, the empty table, the card deck it reads, its auto-apply level) and, on a kiosk, powering the machine off (a second
 tap confirms).
 
 Changes apply at once and are kept in the user's configuration file for the next starts (when
@@ -31,6 +31,7 @@ AUTO_APPLY_RANGE = (50, 100)  # the auto-apply levels offered, in percent (100: 
 class SettingsScreen(Screen):
     advice = BooleanProperty(True)
     has_camera = BooleanProperty(False)
+    can_learn_deck = BooleanProperty(False)  # a camera to photograph the deck and settings to say where it is kept
     has_sound = BooleanProperty(False)  # a buzzer is wired
     sound = BooleanProperty(False)
     auto_apply_text = StringProperty("")
@@ -44,6 +45,7 @@ class SettingsScreen(Screen):
         self.sound = self.has_sound and app.buzzer.beep
         feed = app.camera_feed
         self.has_camera = feed is not None
+        self.can_learn_deck = app.can_read_frame and app.settings is not None
         self.auto_apply_text = app.tr(
             "The camera plays a reading by itself when it is {percent}% sure; below, it asks you to confirm.",
             percent=round(100 * feed.auto_apply)) if feed is not None else ""
@@ -91,6 +93,9 @@ class SettingsScreen(Screen):
 
     def camera(self) -> None:
         App.get_running_app().session.open_screen("camera")
+
+    def learn_deck(self) -> None:
+        App.get_running_app().session.open_screen("deck")
 
     def learn_empty_table(self) -> None:
         App.get_running_app().learn_empty_table()
