@@ -19,7 +19,7 @@ import numpy as np
 
 from assistant.commands.print_mat import all_mat_layouts
 from engine.hilo.cards import MAX_VALUE, MIN_VALUE
-from engine.hilo.words import place as cell_name
+from engine.hilo.words import colour_name, place as cell_name
 from engine.table import EMPTY, FACE_DOWN
 from engine.text import Text, tr
 from vision.card_model import CardModel
@@ -48,6 +48,12 @@ class Place:
             return tr("the discard")
         return tr("player {number}'s {cell}", number=int(self.zone.split(".")[1]) + 1,
                   cell=cell_name(self.row, self.col))
+
+
+def card_words(label: str) -> Text:
+    """A card of the page as the screens say it ("red 7", its colour translated)."""
+    colour, value = label.split(" ", 1)
+    return tr("{colour} {value}", colour=colour_name(colour), value=value)
 
 
 PLACES = tuple([Place(f"grid.{seat}", r, c) for seat in SEATS for r in range(3) for c in range(3)]
@@ -80,7 +86,8 @@ class PagePhoto:
     missing: list[tuple[Place, str, str]] = field(default_factory=list)  # place, card, why
 
     def problems(self) -> list[Text]:
-        return [tr("no {card} found at {place}: {why}", card=card, place=place.name(), why=tr(why))
+        return [tr("no {card} found at {place}: {why}", card=card_words(card) if card != FACE_DOWN else tr("card back"),
+                   place=place.name(), why=tr(why))
                 for place, card, why in self.missing]
 
 

@@ -136,7 +136,8 @@ class Devices:
         self._session: Session | None = None
         self._reading_dice = threading.Event()  # the camera thread has read a frame for dice
         self._learn_table = threading.Event()   # asked from the screen, done by the camera thread
-        self._wanted: tuple[Callable[[Any], Any], Callable[[Any], Any], float] | None = None  # (read, done, until)
+        self._wanted: list[tuple[Callable[[Any], Any], Callable[[Any], Any], float]] = []  # (read, done, until)
+        self._wanted_lock = threading.Lock()
         self._table_moved = False  # the camera's view no longer fits the learnt empty table (said once)
         self._camera_missing = False  # "no camera" or "camera lost" was said, "camera back" not yet
         self._camera_done = threading.Event()  # closed, or its recording ended: the dice reader stops
@@ -260,15 +261,16 @@ class Devices:
         empty: list = []
         while True:
             frame = latest.get(timeout=0.2)
-            if self._wanted is not None and (frame is not None or self._wanted[2] < time.monotonic()):
-                read, done, _ = self._wanted
-                self._wanted = None
-                try:
-                    outcome = read(frame)
-                except Exception as exc:  # a screen's reading failed: said, and the camera goes on
-                    log.exception("reading asked from a screen")
-                    outcome = tr("The camera's reading failed: {reason}", reason=str(exc))
-                app.post(lambda outcome=outcome, done=done: done(outcome))
+            if self._wanted and (frame is not None or self._wanted[0][2] < time.monotonic()):
+                with self._wanted_lock:
+                    wanted, self._wanted = self._wanted, []
+                for read, done, _ in wanted:
+                    try:
+                        outcome = read(frame)
+                    except Exception as exc:  # a screen's reading failed: said, and the camera goes on
+                        log.exception("reading asked from a screen")
+                        outcome = tr("The camera's reading failed: {reason}", reason=str(exc))
+                    app.post(lambda outcome=outcome, done=done: done(outcome))
                 continue
             if frame is None:
                 if self._camera_done.is_set():
@@ -310,7 +312,8 @@ class Devices:
         """Asked from a screen (UI thread): ``read(frame)`` on the camera thread with its next
         frame (None when none came within FRAME_WAIT_S); ``done`` gets what it returns on the
         UI thread. The camera reads nothing else meanwhile."""
-        self._wanted = (read, done, time.monotonic() + FRAME_WAIT_S)
+        with self._wanted_lock:
+            self._wanted.append((read, done, time.monotonic() + FRAME_WAIT_S))
 
     def read_sheet(self, pad: str, done: Callable[[Any], Any]) -> None:
         """Asked from the screen (UI thread): read the Splitter sheet held under the camera in its

@@ -9,10 +9,13 @@ never waits on them.
 from __future__ import annotations
 
 from kivy.app import App
-from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
+from kivy.properties import (BooleanProperty, ColorProperty, DictProperty, ListProperty, NumericProperty,
+                             StringProperty)
 from kivy.uix.screenmanager import Screen
 
 from assistant import deck_enrolment as deck
+from assistant.screens import palette
+from assistant.screens.widgets import FitLabel
 from assistant.commands.calibrate_cards import enrolment_path, reader_params
 from assistant.views import ViewState
 from engine.hilo import DEFAULT_PALETTE, Palette
@@ -22,13 +25,25 @@ from engine.text import Text, tr
 LAY, PHOTOGRAPHING, CHECKED, LEARNING, LEARNT = "lay", "photographing", "checked", "learning", "learnt"
 
 
+class DeckCell(FitLabel):
+    """One place of the page: the card's name on its colour, framed red where no card was found."""
+
+    cell = DictProperty({})  # {"text", "problem", "rgba", "ink"}
+    bg = ColorProperty(palette.PANEL)
+    problem = BooleanProperty(False)
+
+    def on_cell(self, _widget, cell) -> None:
+        self.text = cell.get("text", "")
+        self.bg, self.color = cell.get("rgba", palette.PANEL), cell.get("ink", palette.TEXT)
+        self.problem = cell.get("problem", False)
+
+
 class DeckScreen(Screen):
     step = StringProperty(LAY)
     page = NumericProperty(0)
     pages = NumericProperty(0)
-    grids = ListProperty([[], []])  # per seat, nine cells {"text", "problem"}
-    discard = StringProperty("")
-    discard_problem = BooleanProperty(False)
+    grids = ListProperty([[], []])  # per seat, nine cells {"text", "problem", "rgba", "ink"}
+    discard = DictProperty({})  # likewise
     status_text = StringProperty("")
 
     def __init__(self, **kwargs):
@@ -63,13 +78,14 @@ class DeckScreen(Screen):
 
         def cell(place: deck.Place) -> dict:
             label = cards.get(place, EMPTY)
-            text = {FACE_DOWN: app.tr("face down"), EMPTY: ""}.get(label, label)
-            return {"text": text, "problem": place in missing_places}
+            text = (app.tr("face down") if label == FACE_DOWN else "" if label == EMPTY else
+                    app.t(deck.card_words(label)))
+            rgba = {FACE_DOWN: palette.CARD_BACK, EMPTY: palette.PANEL}.get(label) or palette.colour(label.split()[0])
+            return {"text": text, "problem": place in missing_places, "rgba": rgba, "ink": palette.ink_on(rgba)}
 
         self.grids = [[cell(deck.Place(f"grid.{seat}", r, c)) for r in range(3) for c in range(3)]
                       for seat in deck.SEATS]
-        discard = cell(deck.Place("discard"))
-        self.discard, self.discard_problem = discard["text"], discard["problem"]
+        self.discard = cell(deck.Place("discard"))
         self.status_text = app.t(status) if status else app.tr(
             "Lay these cards, each grid as its player sees it, then tap Photograph.")
 
@@ -125,7 +141,7 @@ class DeckScreen(Screen):
         self._show(self.page, LEARNT, status=outcome)
 
     def back(self) -> None:
-        App.get_running_app().session.close_screen()
+        App.get_running_app().session.open_screen("settings")  # where it was opened from
 
 
 SCREEN = DeckScreen

@@ -410,8 +410,12 @@ def test_the_camera_plays_a_hilo_table_from_the_mat(tmp_path, monkeypatch):
 def test_without_an_enrolled_deck_the_kiosk_says_once_that_cards_are_entered_by_touch(tmp_path, monkeypatch):
     import queue
 
+    from assistant.commands import calibrate_cards, watch
+
     source = StillSource()
     camera_with(monkeypatch, source)
+    built, real = [], watch.card_watcher
+    monkeypatch.setattr(watch, "card_watcher", lambda *args: built.append(1) or real(*args))
     session = Session(Store(IN_MEMORY))
     session.new_match("hilo", ["Ana", "Ben"])
     devices = devices_with(tmp_path, monkeypatch, **{"camera.source": "usb", "app.state_dir": str(tmp_path / "state")})
@@ -421,7 +425,35 @@ def test_without_an_enrolled_deck_the_kiosk_says_once_that_cards_are_entered_by_
     devices.start(session, app)
     try:
         run_posted(posted, lambda: app.notices and len(source.made) > 20)
+        assert len(app.notices) == 1 and "enter cards by touch" in str(app.notices[0])
+        assert "calibrate cards" in str(app.notices[0])
+        assert len(built) == 1
+        calibrate_cards.enrol_synthetic_deck(devices.settings)  # the deck learnt meanwhile (the settings screen)
+        run_posted(posted, lambda: len(built) == 2)
+        made = len(source.made)
+        run_posted(posted, lambda: len(source.made) > made + 20)
     finally:
         devices.close()
-    assert len(app.notices) == 1 and "enter cards by touch" in str(app.notices[0])
-    assert "calibrate cards" in str(app.notices[0])
+    assert len(built) == 2 and len(app.notices) == 1  # read with the new deck from then on, and built once
+
+
+def test_a_screens_reading_gets_the_next_frame_and_a_failed_one_is_said(tmp_path, monkeypatch):
+    import queue
+
+    source = StillSource()
+    camera_with(monkeypatch, source)
+    devices = devices_with(tmp_path, monkeypatch, **{"camera.source": "usb", "app.state_dir": str(tmp_path / "state")})
+    posted, answers = queue.Queue(), []
+    app = FakeApp()
+    app.post = posted.put
+    devices.start(Session(Store(IN_MEMORY)), app)
+    try:
+        devices.read_frame(lambda frame: frame.image.shape, answers.append)
+        devices.read_frame(lambda frame: 1 / 0, answers.append)  # a reading that fails: the camera goes on
+        run_posted(posted, lambda: len(answers) == 2)
+        made = len(source.made)
+        run_posted(posted, lambda: len(source.made) > made + 5)
+    finally:
+        devices.close()
+    assert answers[0] == (120, 160, 3)
+    assert str(answers[1]) == "The camera's reading failed: division by zero"

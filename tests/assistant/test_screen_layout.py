@@ -96,6 +96,8 @@ def test_home_screens(ui, session):
     found += check(ui, "home-results", lambda home: home.show("results"))
     session.open_screen("settings")
     found += check(ui, "settings")
+    session.open_screen("deck")
+    found += check(ui, "deck")
     assert not found, "\n".join(found)
 
 
