@@ -14,7 +14,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-import cv2
 import numpy as np
 
 from assistant.commands.print_mat import all_mat_layouts
@@ -25,14 +24,10 @@ from engine.text import Text, tr
 from vision.card_model import CardModel
 from vision.cards import EnrolReport, ReaderParams, enrol, unfound
 from vision.evaluate import Box
-from vision.mat import MatLayout, MatPose, find_mat
+from vision.mat import MatLayout, MatPose, bare_colour, find_mat, shows_bare_mat
 
 SEATS = (0, 1)  # the grids a page fills (every Hilo mat has them)
 FACE_UP_PAGES = 2
-# A place whose middle has fewer than MOSTLY of its pixels farther than NOT_THE_MAT (CIELAB, 0-255
-# scaled) from the bare mat's colour shows no card: a card's face or back differs from the mat
-# over most of it; a printed place mark or name over little.
-NOT_THE_MAT, MOSTLY = 30.0, 0.3
 
 
 @dataclass(frozen=True)
@@ -97,12 +92,12 @@ def photograph(frame: np.ndarray, page: dict[Place, str], params: ReaderParams) 
     if found is None:
         raise ValueError("no Hilo mat found (too few of its markers show)")
     pose, layout = found
-    bare = bare_mat_colour(frame, pose, layout)
+    bare = bare_colour(frame, pose, layout)
     boxes, missing = [], []
     for place, card in page.items():
         corners = place_corners(pose, layout, place)
         (x0, y0), (x1, y1) = corners.min(axis=0), corners.max(axis=0)
-        if shows_the_mat(frame, place_corners(pose, layout, place, part=0.5), bare):  # its printed outline would pass for the card
+        if shows_bare_mat(frame, place_corners(pose, layout, place, part=0.5), bare):  # its printed outline would pass for the card
             missing.append((place, card, "the place shows the bare mat"))
         else:
             boxes.append((place, Box(float(x0), float(y0), float(x1), float(y1), card)))
@@ -116,30 +111,7 @@ def place_corners(pose: MatPose, layout: MatLayout, place: Place, part: float = 
     """The frame's corners of a card lying square on ``place`` (``part``: of its middle part that size)."""
     zone = layout.zone(place.zone)
     cell = next(c for c in zone.cells() if (c.row, c.col) == (place.row, place.col))
-    w, h = zone.card if zone.rotation in (0, 180) else zone.card[::-1]
-    return pose.to_px(np.array([[cell.x + dx * part * w / 2, cell.y + dy * part * h / 2]
-                                for dx, dy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]))
-
-
-def bare_mat_colour(frame: np.ndarray, pose: MatPose, layout: MatLayout) -> np.ndarray:
-    """The mat's own colour in the frame (CIELAB): the median outside its zones."""
-    mask = np.zeros(frame.shape[:2], np.uint8)
-    w, h = layout.size
-    cv2.fillConvexPoly(mask, np.int32(pose.to_px(np.array([[0, 0], [w, 0], [w, h], [0, h]]))), 255)
-    for zone in layout.zones:
-        cv2.fillConvexPoly(mask, np.int32(pose.to_px(zone.corners())), 0)
-    lab = cv2.cvtColor(frame, cv2.COLOR_BGR2LAB).astype(np.float32)
-    return np.median(lab[mask > 0], axis=0)
-
-
-def shows_the_mat(frame: np.ndarray, corners: np.ndarray, bare: np.ndarray) -> bool:
-    """Whether the middle of a place (``corners``: the middle half of its card) is mostly the
-    mat's colour: no card, face up or down, lies there."""
-    x0, y0 = np.maximum(np.floor(corners.min(axis=0)).astype(int), 0)
-    x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 1
-    lab = cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2LAB).astype(np.float32)
-    far = np.linalg.norm(lab - bare, axis=2) > NOT_THE_MAT
-    return far.size == 0 or far.mean() < MOSTLY
+    return pose.to_px(zone.card_corners(cell, part))
 
 
 def learn(photos: Sequence[PagePhoto], params: ReaderParams, path) -> tuple[CardModel, EnrolReport]:

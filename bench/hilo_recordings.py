@@ -7,12 +7,13 @@ only) are filmed by ``vision/synth/card_recording.py`` into a temporary folder a
 the loop of ``table-assistant watch hilo FRAMES --truth truth.json`` in process: the synthetic
 deck enrolled as `calibrate cards --synthetic` does, ``CardWatcher`` on the frames, ``Play``
 judging each event against the truth. One still table in ten (from the first turn) is followed by
-two face-up cards of a grid swapped for a second, then put back (no move explains it). Printed per
+two face-up cards of a grid swapped for a second, then put back (no move explains it); before
+each drawn card is laid, the player holds it still over their grid for a second. Printed per
 round and in all: the steps the camera should see, applied right (auto_right), applied wrong,
 offered right, missed, contradictions, the median latency from a still table's first frame to its
 event, and the ms per frame reading (one thread; only still frames are read); the swaps said as
-contradictions, and how soon (target: within 1 s); then each other event not applied right, with
-what the camera said.
+contradictions, and how soon (target: within 1 s); the events while a drawn card was held (target:
+none); then each other event not applied right, with what the camera said.
 
     .venv/bin/python bench/hilo_recordings.py [--rounds 20] [--first-seed 1000]
 """
@@ -46,7 +47,7 @@ def players_of(seed: int) -> int:
 
 def play_round(seed: int, state: Path, folder: Path) -> tuple[dict, dict, Play, float]:
     players = players_of(seed)
-    log = record(players, seed, folder, events=("swap",))
+    log = record(players, seed, folder, events=("swap", "hold"))
     settings = settings_mod.load(overrides={"app.state_dir": str(state)})
     truth = Match.load(folder / "truth.json")
     play = Play(Match(truth.game, truth.players), truth, settings["camera.auto_apply"])
@@ -75,19 +76,22 @@ def main() -> None:
             with tempfile.TemporaryDirectory() as recording:
                 log, report, play, ms = play_round(seed, state, Path(recording))
             totals.update({key: report[key] for key in COUNTS})
-            for swap in log["planted"]:
+            for swap in (p for p in log["planted"] if p["kind"] == "swap"):
                 said = [o.frame for o, e in play.events
                         if e.kind == CONTRADICTION and swap["still"] <= o.frame < swap["until"]]
                 totals["swaps"] += 1
                 totals["swaps_said"] += bool(said)
                 delays += [(said[0] - swap["still"]) / 15.0] if said else []
+            for hold in (p for p in log["planted"] if p["kind"] == "hold"):
+                totals["holds"] += 1
+                totals["hold_events"] += sum(hold["still"] <= o.frame < hold["until"] for o, _ in play.events)
             latencies.append(report["latency_s_median"])
             read_ms.append(ms)
             print(f"seed {seed} ({players_of(seed)} players): " + ", ".join(f"{key} {report[key]}" for key in COUNTS)
                   + f"; latency {report['latency_s_median']} s; {ms:.1f} ms a frame", flush=True)
-            planted = [(swap["still"], swap["until"]) for swap in log["planted"]]
+            swaps = [(swap["still"], swap["until"]) for swap in log["planted"] if swap["kind"] == "swap"]
             for (observation, event), verdict in zip(play.events, play.verdicts):
-                if verdict != "auto_right" and not any(a <= observation.frame < b for a, b in planted):
+                if verdict != "auto_right" and not any(a <= observation.frame < b for a, b in swaps):
                     best = f"{event.candidates[0]} ({event.candidates[0].share:.3f})" if event.candidates else ""
                     notes.append(f"seed {seed} frame {observation.frame}: {verdict}, {event.kind} {best}"
                                  f"{event.reason}")
@@ -98,6 +102,7 @@ def main() -> None:
           f"{statistics.median(latencies):.2f} s; {statistics.mean(read_ms):.1f} ms a frame")
     print(f"  two cards of a grid swapped: said as contradictions {totals['swaps_said']}/{totals['swaps']}"
           + (f", after median {statistics.median(delays):.2f} s, longest {max(delays):.2f} s" if delays else ""))
+    print(f"  a drawn card held still over the grid: {totals['holds']} times, {totals['hold_events']} events meanwhile")
     for note in notes:
         print(f"    {note}")
 

@@ -4,7 +4,9 @@
 play mat is found by its markers (the last pose found is kept while a hand hides them), its cards
 read (``CardReader``) and laid out by zone (``vision.layout``) into a card view: each seat's grid
 and the discard, every place with the probability of each label ("red 7", "face-down", "empty"),
-the vocabulary of ``State.table_view()``. A view is reported once, when ``agree`` readings in a row
+the vocabulary of ``State.table_view()``. A still frame where ``HAND_PLACES`` places show neither
+a card nor the bare mat (a hand held still over the grid, the drawn card in it) is no table at
+rest. A view is reported once, when ``agree`` readings in a row
 of the same still period show the same likeliest cards (their probabilities averaged), and not
 again while the table shows them.
 """
@@ -18,7 +20,7 @@ import numpy as np
 from engine.table import EMPTY, FACE_DOWN, likeliest
 from vision.cards import CardReader, CardReading
 from vision.layout import cards_by_zone, grid_places, pile_top_reading
-from vision.mat import MatLayout, MatPose, find_mat
+from vision.mat import MatLayout, MatPose, bare_colour, find_mat, shows_bare_mat
 from vision.stillness import StillnessGate
 
 LEAST = 0.001   # labels less likely than this are left out of a place
@@ -27,6 +29,9 @@ MOST_LABELS = 6  # and at most this many are kept, the likeliest
 # is raised to 1 / TEMPERATURE (vision/training/fit_card_temperature.py: 0.527 on the places of six
 # filmed rounds, 0.12 % of them read as another card; 90 % interval 0.495-0.560).
 TEMPERATURE = 0.53
+# A hand held over the mat hides more card places than a card the reader missed: a palm is larger
+# than two places (synthetic held cards hid 4 to 9 places, still tables at most 2 unread).
+HAND_PLACES = 3
 
 
 @dataclass(frozen=True)
@@ -65,6 +70,20 @@ def hilo_card_view(readings: Sequence[CardReading], pose: MatPose, layout: MatLa
     return {"players": players, "discard": label_probabilities(pile_top_reading(placed[discard.id], discard))}
 
 
+def hidden_places(image: np.ndarray, pose: MatPose, layout: MatLayout, readings: Sequence[CardReading]) -> int:
+    """How many card places of the mat show neither a card read nor the bare mat: something lies
+    over them (a hand, a card held up over the grid)."""
+    colour = bare_colour(image, pose, layout)
+    centres = pose.to_mm(np.array([r.centre for r in readings])) if readings else np.empty((0, 2))
+    hidden = 0
+    for zone in (z for z in layout.zones if z.kind in ("grid", "pile")):
+        for cell in zone.cells():
+            if np.any(np.hypot(*(centres - (cell.x, cell.y)).T) < min(zone.card) / 2):
+                continue
+            hidden += not shows_bare_mat(image, pose.to_px(zone.card_corners(cell, 0.5)), colour)
+    return hidden
+
+
 class CardWatcher:
     def __init__(self, reader: CardReader, layouts: Sequence[MatLayout], gate: StillnessGate, agree: int = 2):
         self.reader = reader
@@ -89,7 +108,11 @@ class CardWatcher:
         if self.mat is None:
             return None
         pose, layout = self.mat
-        view = hilo_card_view(self.reader.read(image, pose, layout), pose, layout)
+        readings = self.reader.read(image, pose, layout)
+        if hidden_places(image, pose, layout, readings) >= HAND_PLACES:  # a hand held still over the mat
+            self._run = []
+            return None
+        view = hilo_card_view(readings, pose, layout)
         if self._run and likeliest(self._run[-1]) != likeliest(view):
             self._run = []
         self._run.append(view)

@@ -15,6 +15,14 @@ import cv2
 import numpy as np
 
 # Landscape sizes in millimetres.
+# The bare mat: its surface outside its zones, markers and printed edge. A pixel farther than
+# NOT_THE_MAT from the bare mat's median colour (CIELAB, OpenCV's 0-255 scale) shows something
+# lying on it or over it: a card, a hand.
+NOT_THE_MAT = 30.0
+BARE_EDGE_MM = 10.0
+# A card place whose middle differs from the bare mat at fewer than MOSTLY of its pixels shows no
+# card: a card's face or back differs over most of it, a printed place mark or name over little.
+MOSTLY = 0.3  # the printer's white margin and the markers' quiet zone, with room to spare
 PAPERS = {"A3": (420.0, 297.0), "A2": (594.0, 420.0), "A1": (841.0, 594.0)}
 ZONE_KINDS = ("grid", "pile", "row", "dice", "track")
 
@@ -132,6 +140,12 @@ class Zone:
                 ly = -self.h / 2 + ch / 2 + r * (ch + self.gap)
                 out.append(Cell(r, c, *self.to_sheet((lx, ly))))
         return out
+
+    def card_corners(self, cell: Cell, part: float = 1.0) -> np.ndarray:
+        """The sheet corners (mm) of a card lying square on ``cell``, or of its middle ``part``."""
+        w, h = self.card if self.rotation in (0, 180) else self.card[::-1]
+        return np.array([[cell.x + dx * part * w / 2, cell.y + dy * part * h / 2]
+                         for dx, dy in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
 
     def nearest_cell(self, point: Sequence[float]) -> tuple[Cell, float]:
         """The card place nearest to a sheet point and its distance in mm."""
@@ -418,3 +432,36 @@ def find_mat(frame: np.ndarray, layouts: Sequence[MatLayout]) -> tuple[MatPose, 
     except MatNotFound:
         return None
 
+
+
+def bare_mask(shape, pose: MatPose, layout: MatLayout) -> np.ndarray:
+    """Where the bare mat lies in a frame of ``shape`` (255): outside its zones and markers."""
+    mask = np.zeros(shape[:2], np.uint8)
+    w, h, e = layout.size[0], layout.size[1], BARE_EDGE_MM
+    cv2.fillConvexPoly(mask, np.int32(pose.to_px(np.array([[e, e], [w - e, e], [w - e, h - e], [e, h - e]]))), 255)
+    for corners in [z.corners() for z in layout.zones] + [m.corners() for m in layout.markers]:
+        middle = corners.mean(axis=0)
+        grown = middle + (corners - middle) * (1 + 2 * BARE_EDGE_MM / np.ptp(corners, axis=0).max())
+        cv2.fillConvexPoly(mask, np.int32(pose.to_px(grown)), 0)
+    return mask
+
+
+def bare_colour(frame: np.ndarray, pose: MatPose, layout: MatLayout) -> np.ndarray:
+    """The bare mat's colour in ``frame`` (CIELAB): the median where it lies bare."""
+    lab = cv2.cvtColor(frame, cv2.COLOR_BGR2LAB)
+    return np.median(lab[bare_mask(frame.shape, pose, layout) > 0], axis=0).astype(np.float32)
+
+
+def not_the_mat(image: np.ndarray, colour: np.ndarray) -> np.ndarray:
+    """For each pixel of ``image`` (BGR), whether it differs from the bare mat's ``colour``."""
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
+    return np.linalg.norm(lab - colour, axis=2) > NOT_THE_MAT
+
+
+def shows_bare_mat(frame: np.ndarray, corners_px: np.ndarray, colour: np.ndarray) -> bool:
+    """Whether the part of ``frame`` within ``corners_px`` (the middle of a card place) is mostly
+    the bare mat's ``colour``: no card lies there, nor a hand over it."""
+    x0, y0 = np.maximum(np.floor(corners_px.min(axis=0)).astype(int), 0)
+    x1, y1 = np.ceil(corners_px.max(axis=0)).astype(int) + 1
+    far = not_the_mat(frame[y0:y1, x0:x1], colour)
+    return far.size == 0 or far.mean() < MOSTLY

@@ -69,3 +69,15 @@ def test_without_an_enrolled_deck_it_says_how_to_enrol_one(filmed, tmp_path, cap
     code = cli.main(["--set", f"app.state_dir={tmp_path / 'empty'}", "watch", "hilo", str(folder / "frames")])
     err = capsys.readouterr().err
     assert code == 1 and err.count("\n") == 1 and "calibrate cards" in err
+
+
+def test_a_drawn_card_held_still_over_the_grid_is_not_a_table_at_rest(filmed, tmp_path, capsys):
+    _, _, state = filmed
+    log = record(2, 3, tmp_path, max_tables=TABLES, events=("hold",))  # the first turn draws a card
+    [held] = log["planted"]
+    assert held["kind"] == "hold" and held["until"] == log["stills"][-1]["still"]
+    cli.main(["--set", f"app.state_dir={state}", "watch", "hilo", str(tmp_path / "frames"),
+              "--truth", str(tmp_path / "truth.json"), "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert report["contradictions"] == 0 and report["auto_wrong"] == 0 and report["missed"] == 0
+    assert not [e for e in report["events"] if held["still"] <= e["frame"] < held["until"]]

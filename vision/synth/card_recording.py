@@ -13,7 +13,7 @@ and the truth's actions it shows done, and the events planted (two cards of a gr
 table no move explains). The cards are the synthetic deck that ``calibrate cards --synthetic``
 enrols.
 
-    python -m vision.synth.card_recording OUT --seed N --players 2..6 [--events swap]
+    python -m vision.synth.card_recording OUT --seed N --players 2..6 [--events swap hold]
 """
 from __future__ import annotations
 
@@ -30,6 +30,7 @@ import numpy as np
 from assistant.commands.print_mat import smallest_mat
 from assistant.reconcile_cards import still_steps
 from engine import registry
+from engine.hilo.actions import Draw
 from engine.match import Match
 from engine.table import EMPTY, FACE_DOWN
 from vision.mat import MatLayout
@@ -39,6 +40,8 @@ from vision.synth.cards import MAT_PX_PER_MM, Photo, card_corners_mm, paste_card
 FPS = 15
 HAND_FRAMES, STILL_FRAMES = 6, 15
 SWAP_EVERY = 10  # still tables, on average, between two planted swaps
+HAND_BGR = (80, 110, 165)
+HELD_LARGER = 1.15  # a card held up over the mat, nearer the camera
 CAMERA = Photo(blur=(0.3, 0.8), noise=(1.5, 2.5), jpeg=(92, 92))  # one fixed camera: its faults are drawn once
 NAMES = ("Ana", "Ben", "Chloé", "Dev", "Eli", "Fay")
 
@@ -89,7 +92,8 @@ class MatFilm:
         self._lay(image, view["discard"], discard, (discard.x, discard.y), ())
         if view.get("draw_pile", 1):
             self._lay(image, FACE_DOWN, draw, (draw.x, draw.y), ())
-        frame, _ = photograph(image, MAT_PX_PER_MM, self.layout.size, CAMERA, np.random.default_rng(self.seed))
+        frame, self.mm_to_px = photograph(image, MAT_PX_PER_MM, self.layout.size, CAMERA,
+                                          np.random.default_rng(self.seed))
         return frame.astype(np.uint8)
 
     def _lay(self, image: np.ndarray, label: str, zone, centre, place: tuple) -> None:
@@ -106,12 +110,31 @@ class MatFilm:
     def noisy(self, frame: np.ndarray) -> np.ndarray:
         return np.clip(frame + self.noise.normal(0, 2.0, frame.shape), 0, 255).astype(np.uint8)
 
+    def holding(self, frame: np.ndarray, label: str, seat: int) -> np.ndarray:
+        """``frame`` (a table image) with a hand held still over the grid of ``seat``, showing the
+        card ``label`` a little above the mat (so larger), turned."""
+        zone = self.layout.zone(f"grid.{seat}")
+        rng = np.random.default_rng(self.seed + 7 * seat)
+        centre = np.array([zone.x, zone.y]) + rng.uniform(-30, 30, 2)
+        corners = cv2.perspectiveTransform(card_corners_mm(centre, zone.rotation + rng.uniform(-30, 30))[:, None],
+                                           self.mm_to_px)[:, 0]
+        corners = corners.mean(axis=0) + HELD_LARGER * (corners - corners.mean(axis=0))
+        out = frame.copy()
+        side = np.linalg.norm(corners[1] - corners[0])
+        palm = corners[2:].mean(axis=0)  # the fingers hold the card's near end
+        cv2.ellipse(out, tuple(int(v) for v in palm), (int(side * 0.9), int(side * 1.4)), rng.uniform(0, 180), 0, 360,
+                    HAND_BGR, -1)
+        paste_card_image(out, label, corners, rng)
+        thumb = palm + 0.25 * (corners[1] - corners[0])
+        cv2.ellipse(out, tuple(int(v) for v in thumb), (int(side * 0.18), int(side * 0.35)), 30, 0, 360, HAND_BGR, -1)
+        return out
+
     def hand(self, frame: np.ndarray, t: float) -> np.ndarray:
         """A blurred hand-sized blob ``t`` (0 to 1) of the way across the frame."""
         h, w = frame.shape[:2]
         out = frame.copy()
         centre = (int(w * (0.1 + 0.8 * t)), int(h * (0.4 + 0.25 * np.sin(3 * t))))
-        cv2.ellipse(out, centre, (w // 7, h // 4), 25, 0, 360, (80, 110, 165), -1)
+        cv2.ellipse(out, centre, (w // 7, h // 4), 25, 0, 360, HAND_BGR, -1)
         return cv2.blur(out, (15, 1))
 
 
@@ -120,7 +143,9 @@ def record(players: int, seed: int, out: str | Path, max_tables: int | None = No
     """Play and film one round into ``out`` (its first ``max_tables`` still tables, and the match
     up to them, when given); the recording's log (also ``out/recording.json``). With "swap" in
     ``events``, after one still table in ``SWAP_EVERY`` (seeded; from the first turn) a hand
-    swaps two face-up cards of a grid, which no move allows, and puts them back a second later."""
+    swaps two face-up cards of a grid, which no move allows, and puts them back a second later.
+    With "hold", before each card drawn is laid, the player holds it still over their grid
+    for a second (nothing is to be concluded then)."""
     out = Path(out)
     (out / "frames").mkdir(parents=True, exist_ok=True)
     match = play_round(players, seed)
@@ -147,9 +172,18 @@ def record(players: int, seed: int, out: str | Path, max_tables: int | None = No
         previous = table
         return still
 
+    before = 0  # actions done at the table before
     for number, (done, view) in enumerate(tables):
+        step = match.history[before:done]
+        if "hold" in events and step and isinstance(step[0], Draw):
+            drawn = step[1]  # Seen: the card drawn
+            held = film.holding(previous, f"{drawn.colour} {drawn.value}", match.states()[before].player)
+            log["planted"].append({"kind": "hold", "table": number, "still": shoot(held)})
         table = film.table_image(view)
         log["stills"].append({"actions": done, "still": shoot(table)})
+        if log["planted"] and log["planted"][-1].get("table") == number and "until" not in log["planted"][-1]:
+            log["planted"][-1]["until"] = log["stills"][-1]["still"]
+        before = done
         swapped = _swapped(view) if "swap" in events and view["players"] else None
         if swapped is not None and match.states()[done].phase == "turn" and rng.random() < 1 / SWAP_EVERY:
             still = shoot(film.table_image(swapped))
@@ -179,7 +213,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--players", type=int, default=2, choices=range(2, 7))
     parser.add_argument("--tables", type=int, help="film only the first N still tables")
-    parser.add_argument("--events", nargs="*", default=[], choices=("swap",), help="plant these events")
+    parser.add_argument("--events", nargs="*", default=[], choices=("swap", "hold"), help="plant these events")
     args = parser.parse_args(argv)
     log = record(args.players, args.seed, args.out, args.tables, args.events)
     print(f"{log['frames']} frames, {len(log['stills'])} still tables")
