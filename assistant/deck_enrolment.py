@@ -93,18 +93,21 @@ def photograph(frame: np.ndarray, page: dict[Place, str], params: ReaderParams) 
         raise ValueError("no Hilo mat found (too few of its markers show)")
     pose, layout = found
     bare = bare_colour(frame, pose, layout)
-    boxes, missing = [], []
+    laid: dict[int, tuple[Place, Box]] = {}  # id(box) -> its place and box
+    missing = []
     for place, card in page.items():
+        # an empty place is said here: its printed outline would pass for the card below
+        if shows_bare_mat(frame, place_corners(pose, layout, place, part=0.5), bare):
+            missing.append((place, card, "the place shows the bare mat"))
+            continue
         corners = place_corners(pose, layout, place)
         (x0, y0), (x1, y1) = corners.min(axis=0), corners.max(axis=0)
-        if shows_bare_mat(frame, place_corners(pose, layout, place, part=0.5), bare):  # its printed outline would pass for the card
-            missing.append((place, card, "the place shows the bare mat"))
-        else:
-            boxes.append((place, Box(float(x0), float(y0), float(x1), float(y1), card)))
-    missing += [(next(p for p, b in boxes if b is box), box.label, why)
-                for box, why in unfound(frame, [b for _, b in boxes], params)]
+        box = Box(float(x0), float(y0), float(x1), float(y1), card)
+        laid[id(box)] = (place, box)
+    boxes = [box for _, box in laid.values()]
+    missing += [(laid[id(box)][0], box.label, why) for box, why in unfound(frame, boxes, params)]
     missing.sort(key=lambda m: PLACES.index(m[0]))
-    return PagePhoto(frame, [b for _, b in boxes], missing)
+    return PagePhoto(frame, boxes, missing)
 
 
 def place_corners(pose: MatPose, layout: MatLayout, place: Place, part: float = 1.0) -> np.ndarray:

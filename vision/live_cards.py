@@ -73,15 +73,13 @@ def hilo_card_view(readings: Sequence[CardReading], pose: MatPose, layout: MatLa
 def hidden_places(image: np.ndarray, pose: MatPose, layout: MatLayout, readings: Sequence[CardReading]) -> int:
     """How many card places of the mat show neither a card read nor the bare mat: something lies
     over them (a hand, a card held up over the grid)."""
-    colour = bare_colour(image, pose, layout)
     centres = pose.to_mm(np.array([r.centre for r in readings])) if readings else np.empty((0, 2))
-    hidden = 0
-    for zone in (z for z in layout.zones if z.kind in ("grid", "pile")):
-        for cell in zone.cells():
-            if np.any(np.hypot(*(centres - (cell.x, cell.y)).T) < min(zone.card) / 2):
-                continue
-            hidden += not shows_bare_mat(image, pose.to_px(zone.card_corners(cell, 0.5)), colour)
-    return hidden
+    unread = [pose.to_px(zone.card_corners(cell, 0.5)) for zone in layout.zones if zone.kind in ("grid", "pile")
+              for cell in zone.cells() if not np.any(np.hypot(*(centres - (cell.x, cell.y)).T) < min(zone.card) / 2)]
+    if not unread:  # every place holds a card read (the bare mat's colour is not needed)
+        return 0
+    colour = bare_colour(image, pose, layout)
+    return sum(not shows_bare_mat(image, corners, colour) for corners in unread)
 
 
 class CardWatcher:

@@ -14,15 +14,15 @@ from typing import Any, Mapping, Sequence
 import cv2
 import numpy as np
 
-# Landscape sizes in millimetres.
 # The bare mat: its surface outside its zones, markers and printed edge. A pixel farther than
 # NOT_THE_MAT from the bare mat's median colour (CIELAB, OpenCV's 0-255 scale) shows something
 # lying on it or over it: a card, a hand.
 NOT_THE_MAT = 30.0
-BARE_EDGE_MM = 10.0
+BARE_EDGE_MM = 10.0  # the printer's white margin and the markers' quiet zone, with room to spare
 # A card place whose middle differs from the bare mat at fewer than MOSTLY of its pixels shows no
 # card: a card's face or back differs over most of it, a printed place mark or name over little.
-MOSTLY = 0.3  # the printer's white margin and the markers' quiet zone, with room to spare
+MOSTLY = 0.3
+# Landscape sizes in millimetres.
 PAPERS = {"A3": (420.0, 297.0), "A2": (594.0, 420.0), "A1": (841.0, 594.0)}
 ZONE_KINDS = ("grid", "pile", "row", "dice", "track")
 

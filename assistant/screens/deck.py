@@ -64,8 +64,8 @@ class DeckScreen(Screen):
 
     def start(self) -> None:
         app = App.get_running_app()
-        palette = app.game_defaults.get("hilo", {}).get("palette", DEFAULT_PALETTE)
-        self._plan = deck.plan(Palette.parse(palette).names)
+        colours = Palette.parse(app.game_defaults.get("hilo", {}).get("palette", DEFAULT_PALETTE)).names
+        self._plan = deck.plan(colours)
         self._photos = []
         self.pages = len(self._plan)
         self._show(0, LAY)

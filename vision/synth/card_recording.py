@@ -78,6 +78,8 @@ class MatFilm:
         self.layout = layout
         self.seed = seed
         self.mat = render(mat_drawing(layout), layout.size, MAT_PX_PER_MM)
+        # the fixed camera's view of the mat: its faults are drawn from the seed, as for each table
+        _, self.mm_to_px = photograph(self.mat, MAT_PX_PER_MM, layout.size, CAMERA, np.random.default_rng(seed))
         self.noise = np.random.default_rng(seed + 1)
 
     def table_image(self, view: Mapping[str, Any]) -> np.ndarray:
@@ -92,8 +94,7 @@ class MatFilm:
         self._lay(image, view["discard"], discard, (discard.x, discard.y), ())
         if view.get("draw_pile", 1):
             self._lay(image, FACE_DOWN, draw, (draw.x, draw.y), ())
-        frame, self.mm_to_px = photograph(image, MAT_PX_PER_MM, self.layout.size, CAMERA,
-                                          np.random.default_rng(self.seed))
+        frame, _ = photograph(image, MAT_PX_PER_MM, self.layout.size, CAMERA, np.random.default_rng(self.seed))
         return frame.astype(np.uint8)
 
     def _lay(self, image: np.ndarray, label: str, zone, centre, place: tuple) -> None:
@@ -175,14 +176,15 @@ def record(players: int, seed: int, out: str | Path, max_tables: int | None = No
     before = 0  # actions done at the table before
     for number, (done, view) in enumerate(tables):
         step = match.history[before:done]
+        hold = None
         if "hold" in events and step and isinstance(step[0], Draw):
             drawn = step[1]  # Seen: the card drawn
             held = film.holding(previous, f"{drawn.colour} {drawn.value}", match.states()[before].player)
-            log["planted"].append({"kind": "hold", "table": number, "still": shoot(held)})
+            hold = {"kind": "hold", "table": number, "still": shoot(held)}
         table = film.table_image(view)
         log["stills"].append({"actions": done, "still": shoot(table)})
-        if log["planted"] and log["planted"][-1].get("table") == number and "until" not in log["planted"][-1]:
-            log["planted"][-1]["until"] = log["stills"][-1]["still"]
+        if hold is not None:
+            log["planted"].append({**hold, "until": log["stills"][-1]["still"]})
         before = done
         swapped = _swapped(view) if "swap" in events and view["players"] else None
         if swapped is not None and match.states()[done].phase == "turn" and rng.random() < 1 / SWAP_EVERY:
