@@ -84,11 +84,12 @@ class CameraFeed:
     def status(self, lost: bool) -> None:
         self._publish(lost=lost)
 
-    def timed(self, read: Callable[[np.ndarray], list]) -> Callable[[np.ndarray], list]:
-        """``read`` (the dice reader), keeping what it read and how long it took."""
-        def timed_read(image: np.ndarray) -> list:
+    def timed(self, read: Callable[..., list]) -> Callable[..., list]:
+        """``read`` (the dice reader: a frame and, optionally, the area to read), keeping what it
+        read and how long it took."""
+        def timed_read(image: np.ndarray, *area) -> list:
             start = time.perf_counter()
-            dice = read(image)
+            dice = read(image, *area)
             self._read = tuple(dice)
             self._publish(read_ms=(time.perf_counter() - start) * 1000)
             return dice

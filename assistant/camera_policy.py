@@ -1,19 +1,21 @@
 """What the kiosk does with a settled reading of the dice or cards: apply it, offer it, or say it cannot be.
 
-``judge`` ranks what may explain the reading (``assistant.reconcile.explain``, and for Hilo's
-cards ``judge_cards`` with ``assistant.reconcile_cards.explain``): the best is
-applied when its share reaches ``camera.auto_apply`` ("auto"), else the best two are offered for
-the players to confirm ("offer"); a reading that changed but that nothing the rules allow
-explains is a "contradiction", with the reason in the players' words (the engine's own where it
-has one). A reading that shows nothing new is no event.
+``judge`` ranks what may explain the reading (``assistant.reconcile.explain``, and for the cards
+``judge_cards`` with the game's own module: ``assistant.reconcile_cards`` for Hilo's,
+``assistant.reconcile_holdup`` for Hold Up's): the best is applied when its share reaches
+``camera.auto_apply`` ("auto"), else the best two are offered for the players to confirm
+("offer"); a reading that changed but that nothing the rules allow explains is a
+"contradiction", with the reason in the players' words (the engine's own where it has one). A
+reading that shows nothing new is no event.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Sequence
 
 from assistant.reconcile import (MIN_SHARE, Explanation, Reading, chains, explain, new_dice, nothing_new,
                                  rolled_faces, roll_line)
-from assistant import reconcile_cards as cards
+from assistant import reconcile_cards, reconcile_holdup
 from assistant.reconcile_cards import CardView
 from engine.core import Action, ParseError, State
 from engine.text import Text, listing, tr
@@ -23,6 +25,9 @@ AUTO, OFFER, CONTRADICTION = "auto", "offer", "contradiction"
 # a share is only relative to the other legal explanations (two grid cards swapped were applied
 # as a card drawn and placed, with two other places misread, at 0.98).
 SURE_FIT = 0.01
+# Each card game's id -> the module that explains its cards seen: seats_in_play, nothing_new,
+# explain and why_unexplained for its own card view, and still_steps for the truth.
+CARD_READERS = {"hilo": reconcile_cards, "holdup": reconcile_holdup}
 
 
 @dataclass(frozen=True)
@@ -41,11 +46,20 @@ def judge(state: State, seen: Reading, auto_apply: float, stayed: int = 0) -> Ca
 
 
 def judge_cards(state: State, seen: CardView, auto_apply: float) -> CameraEvent | None:
-    """The event for the Hilo cards ``seen`` (``assistant.reconcile_cards``) in ``state``."""
+    """The event for the cards ``seen`` (the card view of the game's module in ``CARD_READERS``)
+    in ``state``."""
+    cards = CARD_READERS[state.game.id]
     seen = cards.seats_in_play(state, seen)
     if cards.nothing_new(state, seen):
         return None
     return decide(cards.explain(state, seen), auto_apply, lambda: cards.why_unexplained(state, seen))
+
+
+def card_steps(states: Sequence[State], actions: Sequence[Action]) -> list[tuple[int, int]]:
+    """What the card camera sees happen in a match (``states`` before and after each of
+    ``actions``): (first, end) ranges of its actions, each up to a still table (the game's
+    ``still_steps``)."""
+    return CARD_READERS[states[0].game.id].still_steps(states, actions)
 
 
 def decide(explained: list[Explanation], auto_apply: float, reason) -> CameraEvent:
@@ -61,7 +75,8 @@ def decide(explained: list[Explanation], auto_apply: float, reason) -> CameraEve
 
 def camera_sees(state: State, action: Action) -> bool:
     """Whether the dice camera sees ``action`` happen: a roll among the game's camera actions.
-    Decisions (a sheet written, Excape's ``again``) and cards drawn are entered by touch."""
+    Decisions (a sheet written, Excape's ``again``) are entered by touch; the cards are the card
+    camera's (``judge_cards``)."""
     return isinstance(action, state.game.camera_actions) and rolled_faces(action) is not None
 
 

@@ -24,7 +24,7 @@ import heapq
 import json
 from collections import Counter
 from fractions import Fraction
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from engine.core import Action, State
 from engine.table import FACE_DOWN, likeliest
@@ -52,12 +52,20 @@ def still_steps(states: Sequence[State], actions: Sequence[Action]) -> list[tupl
     """A match's actions the camera sees (``states`` before and after each of ``actions``), cut
     where the table comes to rest: (first, end) index ranges, each what the camera sees happen
     between two still tables. Decisions it cannot see are in none."""
+    return cut_steps(states, actions, lambda state, action: isinstance(action, state.game.camera_actions), at_rest)
+
+
+def cut_steps(states: Sequence[State], actions: Sequence[Action], seen: Callable[[State, Action], bool],
+              rests: Callable[[State, State], bool]) -> list[tuple[int, int]]:
+    """The (first, end) index ranges of ``actions`` that the camera sees happen between two still
+    tables: the actions it sees (``seen(state, action)``), cut after each one whose position
+    ``rests(state, after)``; the others are in none."""
     steps, start = [], None
     for index, action in enumerate(actions):
-        if not isinstance(action, states[index].game.camera_actions):
+        if not seen(states[index], action):
             continue
         start = index if start is None else start
-        if at_rest(states[index], states[index + 1]):
+        if rests(states[index], states[index + 1]):
             steps.append((start, index + 1))
             start = None
     return steps
@@ -66,8 +74,9 @@ def still_steps(states: Sequence[State], actions: Sequence[Action]) -> list[tupl
 def chains(state: State, seen: CardView) -> Iterator[tuple[tuple[Action, ...], dict[str, Any], float, float]]:
     """The legal ways the table may have changed now, up to the next still table: the actions,
     the table they leave, their chance and the reading's likelihood there; the weightiest
-    (chance times likelihood) first as far as the search can tell. Best first: a partial chain's bound is its chance times the probability of each card
-    turned up so far where it lands, which no longer chain exceeds; the search stops when no
+    (chance times likelihood) first as far as the search can tell. Best first: a partial chain's
+    bound is its chance times the probability of each card turned up so far where it lands,
+    which no longer chain exceeds; the search stops when no
     partial chain can reach ``NEGLIGIBLE`` of the best found (the final reveal of six grids would
     otherwise try every reading of every card)."""
     heap = [(-1.0, 0, state, (), Fraction(1))]
@@ -100,7 +109,7 @@ def _moves(state: State, seen: CardView, before: tuple[Action, ...]) -> list[tup
                  for action, p in state.chance_outcomes()}
         fits: dict[str, float] = {}
         for place in _landing(state, seen):
-            for label in _top_labels(place):
+            for label in top_labels(place):
                 fits[label] = max(fits.get(label, 0.0), place[label])
         return [(*names[label], fits[label]) for label in sorted(fits) if label in names]
     legal = state.legal_actions()
@@ -143,7 +152,8 @@ def _place(seen: CardView, seat: int, row: int, col: int) -> Mapping[str, float]
     return grid[row][col] if row < len(grid) and col < len(grid[row]) else {}
 
 
-def _top_labels(place: Mapping[str, float]) -> list[str]:
+def top_labels(place: Mapping[str, float]) -> list[str]:
+    """The labels worth trying for a card turned up at ``place``: its likeliest few, none unlikely."""
     return [label for label, p in sorted(place.items(), key=lambda item: -item[1])[:TOP_LABELS] if p >= LEAST]
 
 
@@ -162,8 +172,9 @@ def likelihood(seen: CardView, view: Mapping[str, Any]) -> float:
 
 
 def seats_in_play(state: State, seen: CardView) -> CardView:
-    """``seen`` without the grids of the mat's seats beyond the game's players (a mat for five
-    or six players, played by five: the sixth seat's place is not read)."""
+    """``seen`` without the places of the mat's seats beyond the game's players (a mat for five
+    or six players, played by five: the sixth seat's place is not read). Any card view that
+    lists its ``players``, seat by seat: Hilo's, Hold Up's."""
     return {**seen, "players": list(seen["players"][:state.game.num_players])}
 
 
@@ -181,17 +192,24 @@ def explain(state: State, seen: CardView) -> list[Explanation]:
     reading's own likeliest table)."""
     if nothing_new(state, seen):
         return []
+    return explanations(chains(state, seen), likelihood(seen, likeliest(seen)))
+
+
+def explanations(found: Iterable[tuple[tuple[Action, ...], Any, float, float]], as_read: float) -> list[Explanation]:
+    """Chains (their actions, the table they leave, chance and likelihood) grouped by the table
+    they leave, most probable first, each group's fit its likelihood over ``as_read`` (that of the
+    reading's own likeliest table); [] when none explains the reading unless two cards or more
+    were misread or missed (a likelihood under ``MISREAD`` squared of ``as_read``)."""
     groups: dict[str, list] = {}  # the table left -> [chains, weight, likelihood]
-    for actions, view, chance, fit in chains(state, seen):
+    for actions, view, chance, fit in found:
         group = groups.setdefault(json.dumps(view, sort_keys=True), [[], 0.0, fit])
         group[0].append(actions)
         group[1] += chance * fit
     total = sum(weight for _, weight, _ in groups.values())
-    as_read = likelihood(seen, likeliest(seen))
     if total <= 0 or max(fit for _, _, fit in groups.values()) < MISREAD ** 2 * as_read:
         return []
     ranked = sorted(groups.values(), key=lambda g: (-g[1], [tuple(a.sort_key() for a in c) for c in g[0]]))
-    return [Explanation(tuple(found), weight / total, fit / as_read) for found, weight, fit in ranked]
+    return [Explanation(tuple(alike), weight / total, fit / as_read) for alike, weight, fit in ranked]
 
 
 def why_unexplained(state: State, seen: CardView) -> Text | str:

@@ -24,7 +24,6 @@ import contextlib
 import io
 import statistics
 import tempfile
-import time
 from collections import Counter
 from pathlib import Path
 
@@ -33,13 +32,11 @@ import cv2
 from assistant import cli
 from assistant import settings as settings_mod
 from assistant.camera_policy import CONTRADICTION
-from assistant.commands.watch import Play, card_watcher, watch
+from assistant.commands.watch import Play, card_watcher
 from engine.match import Match
-from vision.capture import ImageFolderSource
+from vision.live import GameWatcher
 from vision.synth.card_recording import record
-
-COUNTS = ("camera_actions", "auto_right", "auto_wrong", "confirm_right", "missed", "contradictions")
-
+from _watching import COUNTS, line, notes, summary, watched
 
 def players_of(seed: int) -> int:
     return 2 + seed % 5
@@ -51,14 +48,8 @@ def play_round(seed: int, state: Path, folder: Path) -> tuple[dict, dict, Play, 
     settings = settings_mod.load(overrides={"app.state_dir": str(state)})
     truth = Match.load(folder / "truth.json")
     play = Play(Match(truth.game, truth.players), truth, settings["camera.auto_apply"])
-    source = ImageFolderSource(str(folder / "frames"))
-    source.open()
-    start = time.perf_counter()
-    try:
-        frames = watch(source, card_watcher(settings, "hilo"), play)
-    finally:
-        source.close()
-    return log, play.report(frames, 15.0), play, (time.perf_counter() - start) * 1000 / frames
+    report, ms = watched(folder / "frames", GameWatcher(cards=card_watcher(settings, "hilo")), play)
+    return log, report, play, ms
 
 
 def main() -> None:
@@ -67,7 +58,7 @@ def main() -> None:
     parser.add_argument("--first-seed", type=int, default=1000)
     args = parser.parse_args()
     cv2.setNumThreads(1)
-    totals, latencies, read_ms, notes, delays = Counter(), [], [], [], []
+    totals, latencies, read_ms, misread, delays = Counter(), [], [], [], []
     with tempfile.TemporaryDirectory() as name:
         state = Path(name) / "state"
         with contextlib.redirect_stdout(io.StringIO()):
@@ -87,23 +78,15 @@ def main() -> None:
                 totals["hold_events"] += sum(hold["still"] <= o.frame < hold["until"] for o, _ in play.events)
             latencies.append(report["latency_s_median"])
             read_ms.append(ms)
-            print(f"seed {seed} ({players_of(seed)} players): " + ", ".join(f"{key} {report[key]}" for key in COUNTS)
-                  + f"; latency {report['latency_s_median']} s; {ms:.1f} ms a frame", flush=True)
+            print(f"seed {seed} ({players_of(seed)} players): " + line(report) + f"; latency {report['latency_s_median']} s; {ms:.1f} ms a frame", flush=True)
             swaps = [(swap["still"], swap["until"]) for swap in log["planted"] if swap["kind"] == "swap"]
-            for (observation, event), verdict in zip(play.events, play.verdicts):
-                if verdict != "auto_right" and not any(a <= observation.frame < b for a, b in swaps):
-                    best = f"{event.candidates[0]} ({event.candidates[0].share:.3f})" if event.candidates else ""
-                    notes.append(f"seed {seed} frame {observation.frame}: {verdict}, {event.kind} {best}"
-                                 f"{event.reason}")
-    actions = totals["camera_actions"]
+            misread += notes(seed, play, lambda frame: any(a <= frame < b for a, b in swaps))
     print(f"Hilo, {args.rounds} rounds (seeds {args.first_seed}-{args.first_seed + args.rounds - 1}): "
-          + ", ".join(f"{key} {totals[key]}" for key in COUNTS)
-          + f"; auto_right {100 * totals['auto_right'] / max(actions, 1):.1f} %; latency median "
-          f"{statistics.median(latencies):.2f} s; {statistics.mean(read_ms):.1f} ms a frame")
+          + summary(totals, latencies, read_ms))
     print(f"  two cards of a grid swapped: said as contradictions {totals['swaps_said']}/{totals['swaps']}"
           + (f", after median {statistics.median(delays):.2f} s, longest {max(delays):.2f} s" if delays else ""))
     print(f"  a drawn card held still over the grid: {totals['holds']} times, {totals['hold_events']} events meanwhile")
-    for note in notes:
+    for note in misread:
         print(f"    {note}")
 
 

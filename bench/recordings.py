@@ -46,7 +46,7 @@ from assistant import settings as settings_mod
 from assistant.camera_policy import AUTO, CONTRADICTION, OFFER, judge
 from assistant.commands.watch import Play, verdict, watch_folder
 from engine.match import Match
-from vision.live import Observation, TableWatcher
+from vision.live import GameWatcher, Observation, TableWatcher
 from vision.synth import recording
 
 GAMES = (("excape", lambda seed: 3 + seed % 4), ("splitter", lambda seed: 2), ("holdup", lambda seed: 3))
@@ -81,7 +81,7 @@ def film_and_read(game: str, players: int, seed: int, events: tuple[str, ...], r
         settings = settings_mod.load(overrides=overrides)
         watcher = TableWatcher.from_settings(settings.section("vision.dice"), settings.section("vision.stillness"),
                                              folder / "state")
-        frames, observations = watch_folder(folder / "frames", watcher)
+        frames, observations = watch_folder(folder / "frames", GameWatcher(dice=watcher))
         done = time.perf_counter()
         truth = Match.load(folder / "truth.json")
     return Watched(log, truth, observations, frames, settings["camera.auto_apply"],
@@ -90,7 +90,8 @@ def film_and_read(game: str, players: int, seed: int, events: tuple[str, ...], r
 
 def as_watch_judges(run: Watched) -> dict:
     """watch --truth's report on the readings."""
-    play = Play(Match(run.truth.game, run.truth.players), run.truth, run.auto_apply)
+    # the dice are filmed on a bare table (no mat, no cards): only the rolls are to be seen
+    play = Play(Match(run.truth.game, run.truth.players), run.truth, run.auto_apply, ("dice",))
     for observation in run.observations:
         play.observe(observation)
     return play.report(run.frames, run.log["fps"])

@@ -30,7 +30,7 @@ from assistant import settings as settings_mod
 from assistant.commands.watch import Play, watch
 from engine.match import Match
 from vision.capture import ImageFolderSource
-from vision.live import TableWatcher
+from vision.live import GameWatcher, TableWatcher
 
 ROOT = Path(__file__).resolve().parents[1]
 PHOTOS = ROOT.parent / "shared" / "datasets" / "dice-webcam"
@@ -67,7 +67,7 @@ def run(folder: Path, settings: settings_mod.Settings) -> None:
     source = ImageFolderSource(folder)
     source.open()
     try:
-        frames = watch(source, watcher, play)
+        frames = watch(source, GameWatcher(dice=watcher), play)
     finally:
         source.close()
     report = play.report(frames, FPS)

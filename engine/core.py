@@ -199,7 +199,7 @@ class Game(ABC):
     score_file: ClassVar[str] = ""  # what `score` reads for this game ("": the game scores no file)
     score_options: ClassVar[tuple[str, ...]] = ()  # options a scored file needs on the command line
     camera_actions: ClassVar[tuple[type["Action"], ...]] = ()  # actions whose result the camera sees
-    camera_reads: ClassVar[str] = "dice"  # what the live camera reads of the game: "dice" or "cards"
+    camera_reads: ClassVar[tuple[str, ...]] = ("dice",)  # what the live camera reads of the game: dice, cards
     # Dice printed with symbols of their own (read against faces enrolled from the table's own
     # dice) rather than standard pips.
     printed_dice: ClassVar[bool] = False

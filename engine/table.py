@@ -37,10 +37,19 @@ FACE_DOWN = "face-down"  # a card seen from its back
 EMPTY = "empty"          # a place where a card could be and none is
 
 
-def likeliest(view: Mapping[str, Any]) -> dict[str, Any]:
-    """A Hilo card view as the camera reads it (each place: label -> probability), with the
-    likeliest label in each place: a table view."""
-    best = lambda place: max(place, key=place.get) if place else EMPTY  # noqa: E731
-    return {"players": [{"shape": list(grid["shape"]), "cells": [[best(p) for p in row] for row in grid["cells"]]}
-                        for grid in view["players"]],
-            "discard": best(view["discard"])}
+def likeliest(view: Any) -> Any:
+    """A card view as the camera reads it (each place: label -> probability; Hilo's grids and
+    discard, Hold Up's rows, GV cards and piles), with the likeliest label in each place: a table
+    view. Anything else in it (a grid's shape) is kept as it is."""
+    if is_place(view):
+        return max(view, key=view.get) if view else EMPTY
+    if isinstance(view, Mapping):
+        return {key: likeliest(value) for key, value in view.items()}
+    if isinstance(view, list):
+        return [likeliest(item) for item in view]
+    return view
+
+
+def is_place(node: Any) -> bool:
+    """Whether ``node`` of a card view is one place read: label -> probability."""
+    return isinstance(node, Mapping) and all(isinstance(p, float) for p in node.values())

@@ -86,6 +86,12 @@ class DieReading:
         return cv2.boxPoints(self.box)
 
 
+def moved(reading: DieReading, dx: float, dy: float) -> DieReading:
+    """``reading`` (of a part of a frame) placed (dx, dy) px further in the whole frame."""
+    (bx, by), size, angle = reading.box
+    return replace(reading, x=reading.x + dx, y=reading.y + dy, box=((bx + dx, by + dy), size, angle))
+
+
 class DiceReader:
     """Reads dice from BGR frames. Build it once (loads the networks) and call ``read`` per frame."""
 
@@ -158,10 +164,13 @@ class DiceReader:
             face_temperature=section["face_temperature"],
         )
 
-    def read(self, frame: np.ndarray) -> list[DieReading]:
-        """Every die in a BGR frame, most confident first (none where the frame shows the empty
-        table as learnt, see ``vision.dice_background``)."""
-        readings = [self._calibrated(reading) for reading, _ in self._read(frame)]
+    def read(self, frame: np.ndarray, area: tuple[slice, slice] | None = None) -> list[DieReading]:
+        """Every die in a BGR frame (or in its ``area`` only, placed in the whole frame), most
+        confident first (none where the frame shows the empty table as learnt, see
+        ``vision.dice_background``)."""
+        readings = [self._calibrated(reading) for reading, _ in self._read(frame if area is None else frame[area])]
+        if area is not None:
+            readings = [moved(reading, area[1].start or 0, area[0].start or 0) for reading in readings]
         return readings if self.background is None else self.background.keep(frame, readings)
 
     def _calibrated(self, reading: DieReading) -> DieReading:

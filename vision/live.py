@@ -2,12 +2,16 @@
 
 ``TableWatcher`` takes the frames one by one. The dice reader runs only on still frames, and a
 reading is reported once, when enough of them agree (``vision.stillness.StableReader``). The
-whole frame is the dice area (no mat yet). A still period that shows the dice of the last
+dice area is the whole frame, or on a play mat that prints one (Hold Up's) its dice zone
+(``dice_area``): the cards around it are not dice. A still period that shows the dice of the last
 observation where they lay is not reported: nothing was rolled, a hand passed over the table.
 Nor is one that shows them as the observation before it did: thrown dice never land back where
 and as they lay, so a die knocked and put back is no roll. Otherwise the observation says how
 many of its dice lie untouched since the last one (the same face and colour, in the same place,
 turned the same way): a roll throws its dice, so those were not rolled.
+
+``GameWatcher`` puts a game's watchers together on the same frames: the dice, the cards on its
+mat (``vision.live_cards.CardWatcher``), or both (Hold Up).
 """
 from __future__ import annotations
 
@@ -15,14 +19,18 @@ import math
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping
+from typing import Mapping, Sequence
 
 import numpy as np
 
 from vision.dice import DiceReader, DieReading
+from vision.live_cards import CardObservation, CardWatcher
+from vision.mat import MatLayout, MatPose, find_mat
 from vision.stillness import StableReader
 
 UNTOUCHED_TURN = 10.0  # degrees: a still die's box turns under 1 degree between readings
+MAT_EVERY = 30  # frames between two looks for the mat when no card watcher finds it
+AREA_STEP = 32  # px: the dice area's edges are rounded out to this, so the mat's pose found again keeps it
 
 
 @dataclass(frozen=True)
@@ -57,9 +65,10 @@ class TableWatcher:
         reader = DiceReader.from_settings(dice, state_dir, printed=printed)
         return cls(StableReader.from_settings(reader.read, stillness))
 
-    def feed(self, index: int, image: np.ndarray) -> Observation | None:
-        """Take frame ``index``; the observation the first time a still table's dice are settled."""
-        reading = self.stable.update(image)
+    def feed(self, index: int, image: np.ndarray, area: tuple[slice, slice] | None = None) -> Observation | None:
+        """Take frame ``index`` (only its ``area`` when given, see ``dice_area``); the observation
+        the first time a still table's dice are settled."""
+        reading = self.stable.update(image, area)
         self.settled = reading is not None
         gate = self.stable.gate
         if gate.motion > gate.moving_fraction:  # this frame differs from the one before: a still period may start here
@@ -75,6 +84,24 @@ class TableWatcher:
         stayed = lying_still(self._seen[-1], dice) if self._seen else 0
         self._seen.append(dice)
         return Observation(index, self._still_since, dice, stayed)
+
+
+def dice_area(mat: tuple[MatPose, MatLayout] | None, shape: tuple[int, ...]) -> tuple[slice, slice] | None:
+    """The part of a frame of ``shape`` where the dice lie: the dice zones of the mat found (its
+    pose and layout) rounded out to ``AREA_STEP`` px and one step more each way; None without a
+    mat, on a mat without a dice zone, or one whose dice zone is out of the frame (the whole frame
+    is the dice area)."""
+    if mat is None:
+        return None
+    pose, layout = mat
+    zones = [zone for zone in layout.zones if zone.kind == "dice"]
+    if not zones:
+        return None
+    corners = pose.to_px(np.vstack([zone.corners() for zone in zones]))
+    x0, y0 = (np.floor(corners.min(axis=0) / AREA_STEP).astype(int) - 1) * AREA_STEP
+    x1, y1 = (np.ceil(corners.max(axis=0) / AREA_STEP).astype(int) + 1) * AREA_STEP
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, shape[1]), min(y1, shape[0])
+    return (slice(y0, y1), slice(x0, x1)) if x1 > x0 and y1 > y0 else None
 
 
 def same_dice(before: tuple[DieReading, ...], now: tuple[DieReading, ...]) -> bool:
@@ -102,3 +129,46 @@ def _twins(before: tuple[DieReading, ...], now: tuple[DieReading, ...], reach: f
             left.remove(twin)
             twins += 1
     return twins
+
+
+class GameWatcher:
+    """A game's watchers on the same frames: its cards on the mat, and its dice (only in the dice
+    zone of the game's mat, ``mats``, once found: the cards around it are not dice; the card
+    watcher finds the mat, or without one the mat is looked for every ``MAT_EVERY`` frames). A
+    still table's cards are reported once its dice have settled too (or the dice area moves
+    again), so that a roll is judged before the cards that its dice moved, whichever settles first."""
+
+    def __init__(self, dice: TableWatcher | None = None, cards: CardWatcher | None = None,
+                 mats: Sequence[MatLayout] = ()):
+        self.dice = dice
+        self.cards = cards
+        self.mats = mats
+        self.area: tuple[slice, slice] | None = None  # where the dice were last read
+        self._held: CardObservation | None = None  # the cards settled, waiting for the dice
+        self._mat: tuple[MatPose, MatLayout] | None = None  # found without the card watcher
+
+    @property
+    def reads(self) -> tuple[str, ...]:
+        return tuple(kind for kind, watcher in (("dice", self.dice), ("cards", self.cards)) if watcher is not None)
+
+    def feed(self, index: int, image: np.ndarray) -> list[Observation | CardObservation]:
+        """Take frame ``index``; the observations it settles, the dice first."""
+        cards = self.cards.feed(index, image) if self.cards is not None else None
+        self._held = cards or self._held
+        dice = None
+        if self.dice is not None:
+            self.area = dice_area(self._mat_seen(index, image), image.shape)
+            dice = self.dice.feed(index, image, self.area)
+        seen: list[Observation | CardObservation] = [dice] if dice is not None else []
+        gate = self.dice.stable.gate if self.dice is not None else None
+        if self._held is not None and (gate is None or self.dice.stable.settled or gate.motion > gate.moving_fraction):
+            seen.append(self._held)
+            self._held = None
+        return seen
+
+    def _mat_seen(self, index: int, image: np.ndarray) -> tuple[MatPose, MatLayout] | None:
+        if self.cards is not None:
+            return self.cards.mat
+        if self.mats and index % MAT_EVERY == 0:
+            self._mat = find_mat(image, self.mats) or self._mat
+        return self._mat

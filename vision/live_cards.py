@@ -1,10 +1,11 @@
-"""Frames in, still observations of a Hilo table's cards out: the card end of the live loop.
+"""Frames in, still observations of the cards on a play mat out: the card end of the live loop.
 
 ``CardWatcher`` takes the frames one by one. Only still frames are read (``StillnessGate``): the
 play mat is found by its markers (the last pose found is kept while a hand hides them), its cards
-read (``CardReader``) and laid out by zone (``vision.layout``) into a card view: each seat's grid
-and the discard, every place with the probability of each label ("red 7", "face-down", "empty"),
-the vocabulary of ``State.table_view()``. A still frame where ``HAND_PLACES`` places show neither
+read (``CardReader``) and laid out by zone (``vision.layout``) into a card view, every place with
+the probability of each label ("red 7", "ruby 5", "gv G", "face-down", "empty"), in the words of
+``State.table_view()``: for Hilo each seat's grid and the discard; for Hold Up the three rows, the
+draw pile, each seat's GV cards and the top of its pile. A still frame where ``HAND_PLACES`` places show neither
 a card nor the bare mat (a hand held still over the grid, the drawn card in it) is no table at
 rest. A view is reported once, when ``agree`` readings in a row
 of the same still period show the same likeliest cards (their probabilities averaged), and not
@@ -17,9 +18,9 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from engine.table import EMPTY, FACE_DOWN, likeliest
+from engine.table import EMPTY, FACE_DOWN, is_place, likeliest
 from vision.cards import CardReader, CardReading
-from vision.layout import cards_by_zone, grid_places, pile_top_reading
+from vision.layout import cards_by_zone, grid_places, pile_top_reading, row_readings
 from vision.mat import MatLayout, MatPose, bare_colour, find_mat, shows_bare_mat
 from vision.stillness import StillnessGate
 
@@ -70,11 +71,39 @@ def hilo_card_view(readings: Sequence[CardReading], pose: MatPose, layout: MatLa
     return {"players": players, "discard": label_probabilities(pile_top_reading(placed[discard.id], discard))}
 
 
+def holdup_card_view(readings: Sequence[CardReading], pose: MatPose, layout: MatLayout) -> dict[str, Any]:
+    """The rows (row 1 first) and each seat's GV cards, left to right, the draw pile and each
+    seat's pile top, every place with its label probabilities."""
+    placed, _ = cards_by_zone(readings, pose, layout)
+
+    def in_row(zone_id: str) -> list[dict[str, float]]:
+        return [label_probabilities(reading) for reading in row_readings(placed[zone_id], layout.zone(zone_id))]
+
+    def top(zone_id: str) -> dict[str, float]:
+        return label_probabilities(pile_top_reading(placed[zone_id], layout.zone(zone_id)))
+
+    seats = sorted({zone.seat for zone in layout.zones if zone.seat is not None})
+    return {"rows": [in_row(f"row.{number}") for number in (1, 2, 3)],
+            "draw_pile": {FACE_DOWN: 1.0} if placed["draw"] else {EMPTY: 1.0},
+            "players": [{"gv": in_row(f"gv.{seat}"), "pile_top": top(f"pile.{seat}")} for seat in seats]}
+
+
+def card_view(readings: Sequence[CardReading], pose: MatPose, layout: MatLayout) -> dict[str, Any]:
+    """The card view of the mat's game, told by the zones it prints (Hilo's grids, Hold Up's
+    rows); KeyError for a mat without cards."""
+    kinds = {zone.kind for zone in layout.zones}
+    if "grid" in kinds:
+        return hilo_card_view(readings, pose, layout)
+    if "row" in kinds:
+        return holdup_card_view(readings, pose, layout)
+    raise KeyError(f"{layout.game} has no cards to lay out")
+
+
 def hidden_places(image: np.ndarray, pose: MatPose, layout: MatLayout, readings: Sequence[CardReading]) -> int:
     """How many card places of the mat show neither a card read nor the bare mat: something lies
     over them (a hand, a card held up over the grid)."""
     centres = pose.to_mm(np.array([r.centre for r in readings])) if readings else np.empty((0, 2))
-    unread = [pose.to_px(zone.card_corners(cell, 0.5)) for zone in layout.zones if zone.kind in ("grid", "pile")
+    unread = [pose.to_px(zone.card_corners(cell, 0.5)) for zone in layout.zones if zone.kind in ("grid", "pile", "row")
               for cell in zone.cells() if not np.any(np.hypot(*(centres - (cell.x, cell.y)).T) < min(zone.card) / 2)]
     if not unread:  # every place holds a card read (the bare mat's colour is not needed)
         return 0
@@ -110,7 +139,7 @@ class CardWatcher:
         if hidden_places(image, pose, layout, readings) >= HAND_PLACES:  # a hand held still over the mat
             self._run = []
             return None
-        view = hilo_card_view(readings, pose, layout)
+        view = card_view(readings, pose, layout)
         if self._run and likeliest(self._run[-1]) != likeliest(view):
             self._run = []
         self._run.append(view)
@@ -120,15 +149,14 @@ class CardWatcher:
         return CardObservation(index, self._still_since, averaged(self._run))
 
 
-def averaged(views: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """Views of the same cards with each place's label probabilities averaged."""
-    def mean(places: Sequence[Mapping[str, float]]) -> dict[str, float]:
-        labels = {label for place in places for label in place}
-        return {label: sum(place.get(label, 0.0) for place in places) / len(places) for label in labels}
-
+def averaged(views: Sequence[Any]) -> Any:
+    """Views of the same cards (the same places) with each place's label probabilities averaged."""
     first = views[0]
-    return {"players": [{"shape": grid["shape"],
-                         "cells": [[mean([v["players"][s]["cells"][r][c] for v in views]) for c in range(len(row))]
-                                   for r, row in enumerate(grid["cells"])]}
-                        for s, grid in enumerate(first["players"])],
-            "discard": mean([v["discard"] for v in views])}
+    if is_place(first):
+        labels = {label for place in views for label in place}
+        return {label: sum(place.get(label, 0.0) for place in views) / len(views) for label in labels}
+    if isinstance(first, Mapping):
+        return {key: averaged([view[key] for view in views]) for key in first}
+    if isinstance(first, list) and all(len(view) == len(first) for view in views):
+        return [averaged([view[k] for view in views]) for k in range(len(first))]
+    return first

@@ -14,10 +14,16 @@ from typing import Any, Mapping, Sequence
 import cv2
 import numpy as np
 
-# The bare mat: its surface outside its zones, markers and printed edge. A pixel farther than
-# NOT_THE_MAT from the bare mat's median colour (CIELAB, OpenCV's 0-255 scale) shows something
-# lying on it or over it: a card, a hand.
-NOT_THE_MAT = 30.0
+# The bare mat: its surface outside its zones, markers and printed edge. Under the camera's light
+# a pixel of it is its median colour dimmed or brightened (shade, uneven light) and mixed with
+# white (glare, its own printed lines): gain * colour + glare * white. A pixel farther than
+# NOT_THE_MAT from every such mix, or one of it with a gain out of GAIN (a card's white, a dark
+# sleeve; a card of the mat's hue but far deeper) or a glare out of GLARE, shows something on or
+# over it. (Synthetic light varies the gain by 0.75-1.1, glare mixes in up to 0.6 of white; a
+# card's white is 0.7 of white in dim light.)
+NOT_THE_MAT = 24.0    # BGR levels
+GAIN = (0.2, 1.6)
+GLARE = (-0.1, 0.65)  # of white (255)
 BARE_EDGE_MM = 10.0  # the printer's white margin and the markers' quiet zone, with room to spare
 # A card place whose middle differs from the bare mat at fewer than MOSTLY of its pixels shows no
 # card: a card's face or back differs over most of it, a printed place mark or name over little.
@@ -447,15 +453,19 @@ def bare_mask(shape, pose: MatPose, layout: MatLayout) -> np.ndarray:
 
 
 def bare_colour(frame: np.ndarray, pose: MatPose, layout: MatLayout) -> np.ndarray:
-    """The bare mat's colour in ``frame`` (CIELAB): the median where it lies bare."""
-    lab = cv2.cvtColor(frame, cv2.COLOR_BGR2LAB)
-    return np.median(lab[bare_mask(frame.shape, pose, layout) > 0], axis=0).astype(np.float32)
+    """The bare mat's colour in ``frame`` (BGR): the median where it lies bare."""
+    return np.median(frame[bare_mask(frame.shape, pose, layout) > 0], axis=0).astype(np.float32)
 
 
 def not_the_mat(image: np.ndarray, colour: np.ndarray) -> np.ndarray:
-    """For each pixel of ``image`` (BGR), whether it differs from the bare mat's ``colour``."""
-    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
-    return np.linalg.norm(lab - colour, axis=2) > NOT_THE_MAT
+    """For each pixel of ``image`` (BGR), whether it shows something else than the bare mat of
+    ``colour`` under any light: no mix of it, dimmed or brightened, with white (glare) explains it."""
+    basis = np.stack([np.asarray(colour, np.float32), np.full(3, 255.0, np.float32)], axis=1)  # 3 x 2
+    pixels = image.reshape(-1, 3).astype(np.float32)
+    gain, glare = (pixels @ np.linalg.pinv(basis).T).T
+    off = np.linalg.norm(pixels - np.outer(gain, basis[:, 0]) - np.outer(glare, basis[:, 1]), axis=1)
+    mat = (off <= NOT_THE_MAT) & (gain >= GAIN[0]) & (gain <= GAIN[1]) & (glare >= GLARE[0]) & (glare <= GLARE[1])
+    return ~mat.reshape(image.shape[:2])
 
 
 def shows_bare_mat(frame: np.ndarray, corners_px: np.ndarray, colour: np.ndarray) -> bool:

@@ -58,7 +58,8 @@ class StillnessGate:
 
 
 class StableReader:
-    """Wraps ``read(frame) -> list[DieReading]`` with a stillness gate and voting."""
+    """Wraps ``read(frame) -> list[DieReading]`` with a stillness gate and voting; with an area of
+    the frame, ``read(frame, area)`` and the gate watches that area only."""
 
     def __init__(self, read: Callable, gate: StillnessGate, votes: int = 5, agree: int = 4):
         if not 1 <= agree <= votes:
@@ -74,15 +75,21 @@ class StableReader:
         """From the ``[vision.stillness]`` settings."""
         return cls(read, StillnessGate.from_settings(section), section["votes"], section["agree"])
 
-    def update(self, frame: np.ndarray) -> list | None:
-        """Take the next frame; the stable reading the first time it is settled, else None."""
-        if not self.gate.update(frame):
+    @property
+    def settled(self) -> bool:
+        """Whether this still period's reading has settled (and been reported)."""
+        return self._reported
+
+    def update(self, frame: np.ndarray, area: tuple[slice, slice] | None = None) -> list | None:
+        """Take the next frame (only its ``area`` when given); the stable reading the first time
+        it is settled, else None."""
+        if not self.gate.update(frame if area is None else frame[area]):
             self._recent.clear()
             self._reported = False
             return None
         if self._reported:
             return None
-        self._recent.append(self.read(frame))
+        self._recent.append(self.read(frame) if area is None else self.read(frame, area))
         settled = consensus(list(self._recent), self.agree)
         if settled is not None:
             self._reported = True

@@ -7,9 +7,10 @@ pixels, or with empty box columns when a photo shows a single card. The label is
 ``ruby 5``, ``gv G``), a single word for a deck without colours, or ``face-down`` for a card
 back. Colour and value are learnt separately: show every colour a few times and every value
 a few times (two or three cards each), not every pairing. Add a few backs so face-down cards are
-recognised. ``--synthetic`` enrols the demo's synthetic Hilo deck instead.
+recognised. ``--synthetic`` enrols the demo's synthetic deck instead.
 
-The enrolment is saved in ``app.state_dir`` (``vision.cards.enrolment``).
+Each game has its own deck (``--game``, Hilo by default): Hilo's enrolment is saved in
+``app.state_dir`` as ``vision.cards.enrolment``, another game's beside it under its name.
 """
 from __future__ import annotations
 
@@ -19,19 +20,24 @@ from pathlib import Path
 from assistant.commands.print_mat import mat_layout
 from assistant.i18n import translate
 from assistant.settings import state_dir
+from engine.holdup.deck import EXAMPLE_DECK
 from engine.table import FACE_DOWN
 from engine.text import tr
 from vision.card_model import split_label
 from vision.cards import ReaderParams, enrol, labelled_photos
 from vision.evaluate import Box, read_labels
 from vision.synth.cards import HILO_VALUES, enrolment_tables
+from vision.synth.holdup_tables import enrolment_scenes
+
+CARD_GAMES = ("hilo", "holdup")  # the games whose cards the camera reads, each with its own deck
 
 
 def add_parser(whats) -> None:
     parser = whats.add_parser("cards", help="learn your deck's colours and values from labelled photos")
     parser.add_argument("folder", nargs="?", metavar="DIR", help="photos and their labels.csv")
-    parser.add_argument("--game", choices=("hilo",), help="also list the game's colours and values not shown")
-    parser.add_argument("--synthetic", action="store_true", help="enrol the demo's synthetic Hilo deck")
+    parser.add_argument("--game", choices=CARD_GAMES,
+                        help="the game whose deck this is (default hilo); also list its colours and values not shown")
+    parser.add_argument("--synthetic", action="store_true", help="enrol the demo's synthetic deck of the game")
     parser.set_defaults(run=run)
 
 
@@ -39,18 +45,32 @@ def reader_params(settings) -> ReaderParams:
     return ReaderParams.from_settings(settings.section("vision.cards"))
 
 
-def enrolment_path(settings, env=os.environ) -> Path:
-    return state_dir(settings["app.state_dir"], env) / settings["vision.cards.enrolment"]
+def enrolment_path(settings, game: str = "hilo", env=os.environ) -> Path:
+    """Where ``game``'s deck is learnt: ``vision.cards.enrolment`` in the state folder for Hilo,
+    beside it with the game's name for another (``cards-holdup.npz``)."""
+    path = state_dir(settings["app.state_dir"], env) / settings["vision.cards.enrolment"]
+    return path if game == "hilo" else path.with_name(f"{path.stem}-{game}{path.suffix}")
 
 
-def enrol_synthetic_deck(settings):
-    """Enrol the demo's synthetic Hilo deck, from three seeded photos of it on a mat, under the
-    state folder; the model and the enrolment's report."""
-    scenes = enrolment_tables(mat_layout("hilo", "A2", 2), seed=0)
+def enrol_synthetic_deck(settings, game: str = "hilo"):
+    """Enrol the demo's synthetic deck of ``game``, from three seeded photos of it on its mat,
+    under the state folder; the model and the enrolment's report."""
+    scenes = enrolment_tables(mat_layout("hilo", "A2", 2), seed=0) if game == "hilo" else enrolment_scenes(seed=0)
     photos = [(s.frame, [Box(*c.box(), label=c.label) for c in s.cards]) for s in scenes]
     model, report = enrol(photos, reader_params(settings))
-    model.save(enrolment_path(settings))
+    model.save(enrolment_path(settings, game))
     return model, report
+
+
+def game_labels(settings, game: str) -> tuple[list[str], list[str]]:
+    """The colours and values of ``game``'s cards: Hilo's palette and values; Hold Up's stones of
+    its deck setting, the GV cards, and their values."""
+    if game == "hilo":
+        return hilo_colours(settings), list(HILO_VALUES)
+    rows = settings.values.get("games", {}).get("holdup", {}).get("deck") or EXAMPLE_DECK
+    stones = list(dict.fromkeys(str(row[0]) for row in rows))
+    values = sorted({str(row[1]) for row in rows}, key=_order)
+    return stones + ["gv"], values + ["G", "V"]
 
 
 def hilo_colours(settings) -> list[str]:
@@ -63,9 +83,10 @@ def run(args, settings) -> int:
 
     if args.synthetic == (args.folder is not None):
         raise UsageError("give either DIR (photos with labels.csv) or --synthetic")
-    path = enrolment_path(settings)
+    game = args.game or "hilo"
+    path = enrolment_path(settings, game)
     if args.synthetic:
-        model, report = enrol_synthetic_deck(settings)
+        model, report = enrol_synthetic_deck(settings, game)
     else:
         photo_names = list(read_labels(args.folder, need_boxes=False))
         model, report = enrol(labelled_photos(args.folder, photo_names), reader_params(settings))
@@ -90,10 +111,10 @@ def run(args, settings) -> int:
         for missed in report.missed:
             photo = photo_names[missed.photo] if not args.synthetic else f"#{missed.photo + 1}"
             say(f"  {photo}: {missed.label}: " + translate(tr(missed.why), language))
-    if args.game == "hilo":
-        missing = [c for c in hilo_colours(settings) if c not in colours] + [v for v in HILO_VALUES if v not in values]
-        if missing:
-            say(tr("never shown, so never recognised: {missing}; add photos of them", missing=", ".join(missing)))
+    known_colours, known_values = game_labels(settings, game)
+    missing = [c for c in known_colours if c not in colours] + [v for v in known_values if v not in values]
+    if args.game and missing:
+        say(tr("never shown, so never recognised: {missing}; add photos of them", missing=", ".join(missing)))
     if not model.knows_backs():
         say(tr("no card back was shown: face-down cards will not be recognised"))
     return 0

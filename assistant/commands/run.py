@@ -12,7 +12,7 @@ import threading
 import time
 from typing import Any, Callable
 
-from assistant.camera_policy import judge
+from assistant.camera_policy import AUTO, judge, judge_cards
 from assistant.display import draws_on_screen
 from assistant.session import Session
 from assistant.views import ERROR, ViewState
@@ -208,7 +208,7 @@ class Devices:
             return
         self._closers.append(camera.close)
         # opening a camera and loading the readers take seconds: not on the UI thread
-        reading = threading.Thread(target=self._read_dice, args=(camera, session, app), name="dice", daemon=True)
+        reading = threading.Thread(target=self._read_table, args=(camera, session, app), name="camera", daemon=True)
         self._threads.append(reading)
         reading.start()
 
@@ -226,16 +226,19 @@ class Devices:
             self._camera_missing = False
             app.post_notice(tr("Camera back."), "camera")
 
-    def _read_dice(self, camera, session: Session, app) -> None:
-        """Read the dice on still frames (or a Hilo mat's cards, ``_read_cards``) and hand each
-        settled reading's verdict to the session: applied when sure, offered when not, said when
-        the rules cannot explain it. Hold Up's cards are entered by touch (their readings are not
-        reconciled yet). Frames come on the capture thread; a slow read drops frames (the newest
+    def _read_table(self, camera, session: Session, app) -> None:
+        """Read what the game's camera reads on still frames (``vision.live.GameWatcher``): the
+        dice, the cards on a mat, or both (Hold Up: the dice in the mat's dice zone once the mat is
+        found), and hand each settled reading's verdict to the session: applied when sure, offered
+        when not, said when the rules cannot explain it. Cards seen with a roll are judged once the
+        roll is played. Frames come on the capture thread; a slow read drops frames (the newest
         one is read next) instead of lagging."""
+        from assistant.commands.watch import game_mats
         from assistant.dice_readers import DiceReaders
         from vision.capture import CaptureError, CaptureThread, LatestFrame
         from vision.dice import DiceReaderError
-        from vision.live import TableWatcher
+        from vision.live import GameWatcher, Observation, TableWatcher
+        from vision.live_cards import CardObservation
         from vision.stillness import StableReader
 
         try:
@@ -254,11 +257,15 @@ class Devices:
         self._threads.append(CaptureThread(camera, arrived).start().thread)
         readers = DiceReaders(self.settings.section("vision.dice"), self.settings["app.state_dir"])
         reading: list = []  # the reader of the game on the table
-        watcher = TableWatcher(StableReader.from_settings(self.feed.timed(lambda image: reading[0].read(image)),
-                                                          self.settings.section("vision.stillness")))
+        read = self.feed.timed(lambda image, area=None: reading[0].read(image, area))
+        watcher = TableWatcher(StableReader.from_settings(read, self.settings.section("vision.stillness")))
+        live = GameWatcher(watcher)
         said: set[bool] = set()  # the kinds of dice whose missing reader was said
         card_reading: list = []  # the card watcher (None: why not said) and when the deck was learnt
         empty: list = []
+        waiting: list = []  # card observations not yet judged
+        mats: dict[str, list] = {}  # each card game's mats
+        applying = None  # the position a roll seen was posted in, to be played (on the UI thread)
         while True:
             frame = latest.get(timeout=0.2)
             if self._wanted and (frame is not None or self._wanted[0][2] < time.monotonic()):
@@ -276,37 +283,77 @@ class Devices:
                 if self._camera_done.is_set():
                     return
                 continue
-            if self._reads_cards(session):
-                self._read_cards(frame, session, app, card_reading)
-                continue
-            printed = self._printed_dice(session)
-            try:
-                reading[:] = [readers.reader(printed)]
-            except DiceReaderError as exc:  # said once; this game's dice are entered by touch
-                if printed not in said:
-                    said.add(printed)
-                    log.warning("dice reader: %s", exc)
-                    app.post_notice(tr("The dice reader is not available ({reason}): enter dice by touch.",
-                                       reason=str(exc)))
-                continue
-            self._reading_dice.set()
-            if self._learn_table.is_set():
-                empty.append(frame.image)
-                if len(empty) == EMPTY_TABLE_FRAMES:
-                    self._learn_table.clear()
-                    app.post_notice(self._learnt(readers, empty))
-                    empty = []
-                continue
-            observation = watcher.feed(frame.index, frame.image)
-            self.feed.fed(watcher, observation.dice if observation else None)
-            if watcher.settled and readers.background is not None:  # a scene settled: still the learnt table?
-                self._check_table(readers.background, frame.image, app)
+            reads = self._camera_reads(session)
+            live.cards = self._card_watcher(session, app, card_reading) if "cards" in reads else None
+            # the dice are looked for in a card game's mat's dice zone only (Excape's lie on its rungs)
+            game = session.view.game_id
+            live.mats = mats.setdefault(game, game_mats(game)) if "cards" in reads else ()
+            live.dice = None
+            if "dice" in reads:
+                printed = self._printed_dice(session)
+                try:
+                    reading[:] = [readers.reader(printed)]
+                    live.dice = watcher
+                except DiceReaderError as exc:  # said once; this game's dice are entered by touch
+                    if printed not in said:
+                        said.add(printed)
+                        log.warning("dice reader: %s", exc)
+                        app.post_notice(tr("The dice reader is not available ({reason}): enter dice by touch.",
+                                           reason=str(exc)))
+            if live.dice is not None:
+                self._reading_dice.set()
+                if self._learn_table.is_set():
+                    empty.append(frame.image)
+                    if len(empty) == EMPTY_TABLE_FRAMES:
+                        self._learn_table.clear()
+                        app.post_notice(self._learnt(readers, empty))
+                        empty = []
+                    continue
+            seen = live.feed(frame.index, frame.image)
+            if live.dice is not None:
+                dice = next((o for o in seen if isinstance(o, Observation)), None)
+                self.feed.fed(watcher, dice.dice if dice else None)
+                if watcher.settled and live.area is None and readers.background is not None:  # the learnt table?
+                    self._check_table(readers.background, frame.image, app)
+            waiting += [o for o in seen if isinstance(o, CardObservation)]
             state = session.position  # an immutable snapshot: safe to read from this thread
-            if observation is not None and state is not None and not state.is_terminal():
-                # the auto-apply level is read each time: the settings screen changes it
+            if state is None or state.is_terminal():
+                waiting = []
+                continue
+            # the auto-apply level is read each time: the settings screen changes it
+            for observation in (o for o in seen if isinstance(o, Observation)):
                 event = judge(state, observation.faces(), self.feed.auto_apply, observation.stayed)
                 if event is not None:
                     app.post(lambda read_in=state, seen=event: session.camera(read_in, seen))
+                    applying = state if event.kind == AUTO else applying
+            if waiting and state is not applying:  # the cards once a roll seen with them is played
+                applying = None
+                for observation in waiting:
+                    event = judge_cards(state, observation.view, self.feed.auto_apply)
+                    if event is not None:
+                        app.post(lambda read_in=state, seen=event: session.camera(read_in, seen))
+                waiting = []
+
+    def _card_watcher(self, session: Session, app, card_reading: list):
+        """The card watcher of the game on the table, (re)built for another game or a deck learnt
+        again; None without the game's deck enrolled (the cards are entered by touch: said once
+        for a game of cards alone, Hilo; only logged for one whose dice the camera still reads)."""
+        from assistant.commands.calibrate_cards import enrolment_path
+        from assistant.commands.watch import card_watcher
+        from vision.card_model import EnrolmentError
+
+        game = session.view.game_id
+        enrolled = (game, _modified(enrolment_path(self.settings, game)))
+        if not card_reading or card_reading[1] != enrolled:  # first, another game, or the deck learnt again
+            try:
+                card_reading[:] = [card_watcher(self.settings, game), enrolled]
+            except EnrolmentError as exc:
+                log.warning("card reader: %s", exc)
+                card_reading[:] = [None, enrolled]
+                if "dice" not in self._camera_reads(session):
+                    app.post_notice(tr("The card reader is not available ({reason}): enter cards by touch.",
+                                       reason=str(exc)))
+        return card_reading[0]
 
     def read_frame(self, read: Callable[[Any], Any], done: Callable[[Any], Any]) -> None:
         """Asked from a screen (UI thread): ``read(frame)`` on the camera thread with its next
@@ -331,40 +378,13 @@ class Devices:
 
         self.read_frame(read, done)
 
-    def _read_cards(self, frame, session: Session, app, card_reading: list) -> None:
-        """Read the cards on the mat (a Hilo table) and hand each settled reading's verdict to the
-        session, as for dice. Without an enrolled deck, said once: the cards are entered by touch."""
-        from assistant.camera_policy import judge_cards
-        from assistant.commands.calibrate_cards import enrolment_path
-        from assistant.commands.watch import card_watcher
-        from vision.card_model import EnrolmentError
-
-        enrolled = _modified(enrolment_path(self.settings))
-        if not card_reading or card_reading[1] != enrolled:  # first, or the deck learnt again
-            try:
-                card_reading[:] = [card_watcher(self.settings, session.view.game_id), enrolled]
-            except EnrolmentError as exc:
-                log.warning("card reader: %s", exc)
-                card_reading[:] = [None, enrolled]
-                app.post_notice(tr("The card reader is not available ({reason}): enter cards by touch.",
-                                   reason=str(exc)))
-        watcher = card_reading[0]
-        if watcher is None:
-            return
-        observation = watcher.feed(frame.index, frame.image)
-        state = session.position
-        if observation is not None and state is not None and not state.is_terminal():
-            event = judge_cards(state, observation.view, self.feed.auto_apply)
-            if event is not None:
-                app.post(lambda read_in=state, seen=event: session.camera(read_in, seen))
-
     @staticmethod
-    def _reads_cards(session: Session) -> bool:
-        """Whether the camera reads the cards of the game on the table."""
+    def _camera_reads(session: Session) -> tuple[str, ...]:
+        """What the camera reads of the game on the table: dice, cards or both."""
         from engine import registry
 
         game = session.view.game_id
-        return bool(game) and registry.game_class(game).camera_reads == "cards"
+        return registry.game_class(game).camera_reads if game else ("dice",)
 
     @staticmethod
     def _printed_dice(session: Session) -> bool:

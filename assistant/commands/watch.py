@@ -1,42 +1,46 @@
-"""`table-assistant watch GAME SOURCE`: a recording's dice or cards through the live loop, headless.
+"""`table-assistant watch GAME SOURCE`: a recording's dice and cards through the live loop, headless.
 
-The frames (a video file, or a folder of images read in name order) go through the stillness
-gate and the dice reader (``vision.live.TableWatcher``), or for a card game (Hilo) the play mat's
-cards (``vision.live_cards.CardWatcher``, the deck enrolled by `calibrate cards`); each settled
-reading is judged against the game (``assistant.camera_policy``): applied when sure, offered
-when not, or a contradiction. Each event names its best explanation: one action line, or the
-actions it chains joined by "; " (a re-roll the camera cannot see and its outcome, ``again; roll
-X 5``; a Hilo turn, ``draw; card red 7; place r1c2``). Without --truth the applied events make
-the match printed; offers are not applied (nobody touches the screen).
+The frames (a video file, or a folder of images read in name order) go through what the game's
+camera reads (``vision.live.GameWatcher``): the stillness gate and the dice reader
+(``vision.live.TableWatcher``; on a card game's mat, in its dice zone), and the play mat's cards
+(``vision.live_cards.CardWatcher``, the game's deck enrolled by `calibrate cards`): Hilo's cards,
+Hold Up's dice and cards (its dice alone without its deck). Each settled reading is judged against
+the game (``assistant.camera_policy``): applied when sure, offered when not, or a contradiction.
+Each event names its best explanation: one action line, or the actions it chains joined by "; "
+(a re-roll the camera cannot see and its outcome, ``again; roll X 5``; a Hilo turn, ``draw; card
+red 7; place r1c2``). Without --truth the applied events make the match printed; offers are not
+applied (nobody touches the screen).
 
 With --truth MATCH.json the true match is played instead. The actions the camera cannot see
 (decisions, sheets written, a HILO line kept) are taken from the truth as soon as they are next.
-What it should see is cut into steps (``camera_steps``: each roll; for cards, what happens
-between two still tables). Each camera event is matched with the first of the truth's next
-``MISSED_IN_A_ROW + 1`` steps that it names (judged in the position that step began in): the
-steps before it were missed, and the players would have entered them by touch. That step is then
-played whatever the camera said, so that one misread does not derail the rest. An event that
-names none of them (a stray or knocked die, a misread that the next reading puts right) is judged
-against the next step but plays nothing. The report adds the counts: ``auto_right``, ``auto_wrong``, ``confirm_right``
-(offered first, not applied), ``missed`` (rolls with no right event) and ``contradictions``, and
-the median latency from the first still frame of a settled table to its event.
+What it should see is cut into steps (``camera_steps``: each roll; for cards, what happens between
+two still tables; both, in the order they happen, for Hold Up). Each camera event is matched with
+the first of the truth's next ``MISSED_IN_A_ROW + 1`` steps that it names (judged in the position
+that step began in): the steps before it were missed, and the players would have entered them by
+touch. That step is then played whatever the camera said, so that one misread does not derail the
+rest. An event that names none of them (a stray or knocked die, a misread that the next reading puts
+right) is judged against the next step but plays nothing. The report adds the counts:
+``auto_right``, ``auto_wrong``, ``confirm_right`` (offered first, not applied), ``missed`` (rolls
+with no right event) and ``contradictions``, and the median latency from the first still frame of a
+settled table to its event.
 """
 from __future__ import annotations
 
 import json
 import statistics
+import sys
 from pathlib import Path
 from typing import Any
 
 from assistant import settings as settings_mod
-from assistant.camera_policy import AUTO, CONTRADICTION, OFFER, CameraEvent, camera_sees, judge, judge_cards
-from assistant.reconcile_cards import still_steps
+from assistant.camera_policy import (AUTO, CONTRADICTION, OFFER, CameraEvent, camera_sees, card_steps, judge,
+                                     judge_cards)
 from engine import registry
 from engine.match import Match
 from vision.capture import CaptureError, FrameSource, ImageFolderSource, VideoFileSource
-from vision.card_model import CardModel
+from vision.card_model import CardModel, EnrolmentError
 from vision.cards import CardReader
-from vision.live import Observation, TableWatcher
+from vision.live import GameWatcher, Observation, TableWatcher
 from vision.live_cards import CardObservation, CardWatcher
 from vision.stillness import StillnessGate
 
@@ -45,7 +49,7 @@ MISSED_IN_A_ROW = 3  # steps the camera may miss before its next event is still 
 
 
 def add_parser(sub) -> None:
-    parser = sub.add_parser("watch", help="play a recording's dice through the live loop, headless, and measure it")
+    parser = sub.add_parser("watch", help="play a recording's dice and cards through the live loop, headless, and measure it")
     parser.add_argument("game", help=f"the game: {', '.join(registry.game_ids())}")
     parser.add_argument("source", help="a video file, or a folder of frames (read in name order)")
     parser.add_argument("--players", type=int, metavar="N",
@@ -79,11 +83,8 @@ def run(args, settings) -> int:
     source = ImageFolderSource(args.source) if Path(args.source).is_dir() else VideoFileSource(args.source)
     try:
         source.open()
-        watcher = (card_watcher(settings, game_class.id) if game_class.camera_reads == "cards" else
-                   TableWatcher.from_settings(settings.section("vision.dice"), settings.section("vision.stillness"),
-                                              settings_mod.state_dir(settings["app.state_dir"]),
-                                              game_class.printed_dice))
-        play = Play(match, truth, settings["camera.auto_apply"])
+        watcher = game_watcher(settings, game_class)
+        play = Play(match, truth, settings["camera.auto_apply"], watcher.reads)
         frames = watch(source, watcher, play)
     except CaptureError as exc:  # said on one line, with its fix
         raise OSError("; ".join(f"{a.source}: {a.problem}" + (f" ({a.fix})" if a.fix else "")
@@ -95,14 +96,39 @@ def run(args, settings) -> int:
     return 0
 
 
-def card_watcher(settings, game: str) -> CardWatcher:
-    """The live card reader of ``game``'s mats, with the deck enrolled under the state folder."""
-    from assistant.commands.calibrate_cards import enrolment_path, reader_params
+def game_watcher(settings, game_class) -> "GameWatcher":
+    """What the camera reads of ``game_class``'s table: its dice, and its cards where its deck is
+    enrolled (a game that also has dice goes on without: said on stderr)."""
+    reads = game_class.camera_reads
+    cards = None
+    if "cards" in reads:
+        try:
+            cards = card_watcher(settings, game_class.id)
+        except EnrolmentError as exc:
+            if "dice" not in reads:
+                raise
+            print(f"{game_class.title}: the cards are not read ({exc}; `table-assistant calibrate cards --game "
+                  f"{game_class.id}` enrols the deck), only the dice", file=sys.stderr)
+    dice = TableWatcher.from_settings(settings.section("vision.dice"), settings.section("vision.stillness"),
+                                      settings_mod.state_dir(settings["app.state_dir"]), game_class.printed_dice) \
+        if "dice" in reads else None
+    # the dice are looked for on a card game's mat only: elsewhere they lie anywhere (Excape's rungs)
+    return GameWatcher(dice, cards, game_mats(game_class.id) if "cards" in reads else ())
+
+
+def game_mats(game: str) -> list:
+    """The shipped mats of ``game`` (vision.mat.MatLayout), for each number of players."""
     from assistant.commands.print_mat import all_mat_layouts
 
-    reader = CardReader(CardModel.load(enrolment_path(settings)), reader_params(settings))
-    return CardWatcher(reader, [layout for layout in all_mat_layouts() if layout.game == game],
-                       StillnessGate.from_settings(settings.section("vision.stillness")))
+    return [layout for layout in all_mat_layouts() if layout.game == game]
+
+
+def card_watcher(settings, game: str) -> CardWatcher:
+    """The live card reader of ``game``'s mats, with the game's deck enrolled under the state folder."""
+    from assistant.commands.calibrate_cards import enrolment_path, reader_params
+
+    reader = CardReader(CardModel.load(enrolment_path(settings, game)), reader_params(settings))
+    return CardWatcher(reader, game_mats(game), StillnessGate.from_settings(settings.section("vision.stillness")))
 
 
 def with_overrides(args, settings) -> settings_mod.Settings:
@@ -123,13 +149,12 @@ def with_overrides(args, settings) -> settings_mod.Settings:
         raise UsageError(str(exc)) from None
 
 
-def watch(source: FrameSource, watcher: TableWatcher, play: "Play") -> int:
+def watch(source: FrameSource, watcher: GameWatcher, play: "Play") -> int:
     """Feed every frame of the open ``source`` to ``watcher`` and its observations to ``play``;
     the number of frames."""
     index = 0
     while (image := source.grab()) is not None:
-        observation = watcher.feed(index, image)
-        if observation is not None:
+        for observation in watcher.feed(index, image):
             play.observe(observation)
         index += 1
     if not index:
@@ -147,7 +172,7 @@ class Kept:
         self.observations.append(observation)
 
 
-def watch_folder(folder: str | Path, watcher: TableWatcher) -> tuple[int, list[Observation]]:
+def watch_folder(folder: str | Path, watcher: GameWatcher) -> tuple[int, list[Observation | CardObservation]]:
     """The number of frames in the image ``folder`` and the observations ``watcher`` makes of them."""
     source, kept = ImageFolderSource(str(folder)), Kept()
     source.open()
@@ -160,15 +185,17 @@ def watch_folder(folder: str | Path, watcher: TableWatcher) -> tuple[int, list[O
 class Play:
     """The match as the camera plays it, alone or beside the truth, with its events and counts."""
 
-    def __init__(self, match: Match, truth: Match | None, auto_apply: float):
+    def __init__(self, match: Match, truth: Match | None, auto_apply: float, reads: tuple[str, ...] | None = None):
         self.match = match
         self.auto_apply = auto_apply
         self.events: list[tuple[Observation | CardObservation, CameraEvent]] = []
         self.verdicts: list[str] = []  # for each event judged against the truth: auto_right, auto_wrong, ...
         self.truth = truth.history if truth is not None else None
-        # what the camera should see of the truth: (first, end) ranges of its actions, and the state before
+        # what the camera should see of the truth (``reads``: what it watches, by default all the game's
+        # camera reads): (first, end) ranges of its actions, and the state before
         states = truth.states() if truth is not None else ()
-        self.seen = [(first, end, states[first]) for first, end in camera_steps(truth)] if truth is not None else []
+        self.seen = ([(first, end, states[first]) for first, end in camera_steps(truth, reads)]
+                     if truth is not None else [])
         self.seen_in_truth = len(self.seen)
         self._play_to(self.seen[0][0] if self.seen else len(self.truth or ()))
 
@@ -225,13 +252,16 @@ class Play:
         return report
 
 
-def camera_steps(match: Match) -> list[tuple[int, int]]:
-    """What the camera should see of ``match``: (first, end) ranges of its actions, each a roll,
-    or for cards what happens between two still tables."""
+def camera_steps(match: Match, reads: tuple[str, ...] | None = None) -> list[tuple[int, int]]:
+    """What the camera should see of ``match`` (reading ``reads``, by default all the game's
+    camera reads): (first, end) ranges of its actions, each a roll, and for cards what happens
+    between two still tables, in the order they happen."""
     states, history = match.states(), match.history
-    if match.game.camera_reads == "cards":
-        return still_steps(states, history)
-    return [(index, index + 1) for index, action in enumerate(history) if camera_sees(states[index], action)]
+    reads = match.game.camera_reads if reads is None else reads
+    steps = card_steps(states, history) if "cards" in reads else []
+    if "dice" in reads:
+        steps += [(index, index + 1) for index, action in enumerate(history) if camera_sees(states[index], action)]
+    return sorted(steps)
 
 
 def verdict(event: CameraEvent, done: tuple) -> str:

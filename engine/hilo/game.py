@@ -51,7 +51,7 @@ class HiloGame(Game):
     option_choices = {"first_player_tie": FIRST_PLAYER_TIES}
     score_file = "ROUND.json"
     camera_actions = (Seen, Take, Draw, Place, Flip, Remove, Slide, Reveal)
-    camera_reads = "cards"
+    camera_reads = ("cards",)
 
     def advise(self, state: HiloState) -> list[Advice]:
         from engine.hilo.advice import advise

@@ -42,6 +42,7 @@ class HoldUpGame(Game):
     max_game_length = 0  # set per deck in __init__
     option_choices = {"lost_card": LOST_CARD_CHOICES}
     camera_actions = (Roll, Reroll, Draw, Place, Flip)
+    camera_reads = ("dice", "cards")  # the dice in the mat's dice zone, the cards around it
 
     def advise(self, state: HoldUpState) -> list[Advice]:
         from engine.holdup.advice import advise

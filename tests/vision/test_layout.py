@@ -1,11 +1,11 @@
-"""Cards found on the mat, laid out as the engines' table views."""
+"""Cards found on the mat, laid out by zone into card views in the engines' words."""
 import numpy as np
 import pytest
 
 from assistant.commands.print_mat import mat_layout
-from engine.table import EMPTY, FACE_DOWN
+from engine.table import EMPTY, FACE_DOWN, likeliest
 from vision.cards import CardReading
-from vision.layout import hilo_view, holdup_view, table_view
+from vision.live_cards import card_view
 from vision.mat import MatPose
 
 PX_PER_MM = 2.0
@@ -28,6 +28,11 @@ def place(layout, zone_id, row, col, label, nudge=(0.0, 0.0)):
     return card_at(cell.x + nudge[0], cell.y + nudge[1], label)
 
 
+def seen(readings, layout):
+    """The card view of ``readings`` with each place's likeliest label."""
+    return likeliest(card_view(readings, POSE, layout))
+
+
 def test_a_full_grid_and_the_piles():
     layout = mat_layout("hilo", "A2", 2)
     grid = [["red 7", "red 2", "red 9"], ["blue 1", FACE_DOWN, "red -1"], ["blue 3", "green 8", FACE_DOWN]]
@@ -35,12 +40,10 @@ def test_a_full_grid_and_the_piles():
                 for r in range(3) for c in range(3)]
     readings.append(card_at(layout.zone("discard").x + 4, layout.zone("discard").y, "yellow 1"))
     readings.append(card_at(layout.zone("draw").x, layout.zone("draw").y - 3, FACE_DOWN))
-    view = hilo_view(readings, POSE, layout)
+    view = seen(readings, layout)
     assert view["players"][0] == {"shape": [3, 3], "cells": grid}
     assert view["players"][1] == {"shape": [0, 0], "cells": []}
-    assert view["discard"] == "yellow 1" and view["draw_pile"] == FACE_DOWN
-    assert view["unplaced"] == []
-    assert table_view(readings, POSE, layout) == view
+    assert view["discard"] == "yellow 1"
 
 
 def test_a_removed_column_closes_up_and_a_missing_card_is_empty():
@@ -50,10 +53,10 @@ def test_a_removed_column_closes_up_and_a_missing_card_is_empty():
     readings = [place(layout, "grid.1", r, c, f"green {r}{c}") for r in range(3) for c in (0, 2)]
     readings += [place(layout, "grid.0", r, c, f"pink {r}") for r in range(2) for c in range(3)
                  if (r, c) != (1, 1)]
-    view = hilo_view(readings, POSE, layout)
+    view = seen(readings, layout)
     assert view["players"][1] == {"shape": [3, 2], "cells": [[f"green {r}0", f"green {r}2"] for r in range(3)]}
     assert view["players"][0] == {"shape": [2, 3], "cells": [["pink 0"] * 3, ["pink 1", EMPTY, "pink 1"]]}
-    assert view["discard"] == EMPTY and view["draw_pile"] == EMPTY
+    assert view["discard"] == EMPTY
 
 
 def test_the_grid_is_read_from_the_seated_players_side():
@@ -64,14 +67,13 @@ def test_the_grid_is_read_from_the_seated_players_side():
                 place(layout, "grid.0", 1, 0, "red 3"), place(layout, "grid.0", 1, 1, "red 4")]
     first = next(c for c in seat.cells() if (c.row, c.col) == (0, 0))
     assert first.y > seat.y and first.x > seat.x  # their top-left is the sheet's lower right
-    assert hilo_view(readings, POSE, layout)["players"][0]["cells"] == [["red 1", "red 2"], ["red 3", "red 4"]]
+    assert seen(readings, layout)["players"][0]["cells"] == [["red 1", "red 2"], ["red 3", "red 4"]]
 
 
-def test_a_card_off_the_zones_is_unplaced():
+def test_a_card_off_the_zones_is_in_no_place():
     layout = mat_layout("hilo", "A2", 2)
-    view = hilo_view([card_at(297.0, 380.0, "lime 4")], POSE, layout)
-    assert view["unplaced"] == ["lime 4"]
-    assert all(p["shape"] == [0, 0] for p in view["players"])
+    view = seen([card_at(297.0, 380.0, "lime 4")], layout)
+    assert all(p["shape"] == [0, 0] for p in view["players"]) and view["discard"] == EMPTY
 
 
 def test_hold_up_rows_gv_faces_and_piles():
@@ -86,7 +88,7 @@ def test_hold_up_rows_gv_faces_and_piles():
                 at("row.3", 0, "emerald 9"), at("row.3", 1, "ruby 1"), at("row.3", 2, "sapphire 4"),
                 at("gv.0", 0, "gv V"), at("gv.0", 1, "gv G"), at("gv.0", 2, "gv V"),
                 at("gv.2", 2, "gv G"), at("pile.1", 0, "ruby 8"), at("draw", 0, FACE_DOWN)]
-    view = holdup_view(readings, POSE, layout)
+    view = seen(readings, layout)
     assert view["rows"] == [["diamond 2", "ruby 5"], [], ["emerald 9", "ruby 1", "sapphire 4"]]
     assert [p["gv"] for p in view["players"]] == [["gv V", "gv G", "gv V"], [], ["gv G"]]
     assert [p["pile_top"] for p in view["players"]] == [EMPTY, "ruby 8", EMPTY]
@@ -96,4 +98,4 @@ def test_hold_up_rows_gv_faces_and_piles():
 def test_games_without_cards_have_no_card_view():
     layout = mat_layout("splitter", "A3", 2)
     with pytest.raises(KeyError, match="splitter has no cards"):
-        table_view([], POSE, layout)
+        card_view([], POSE, layout)

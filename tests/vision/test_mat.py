@@ -159,3 +159,21 @@ def test_find_mat_tells_which_mat_is_on_the_table():
     pose, found = find_mat(frame, layouts)
     assert (found.game, found.paper) == ("holdup", "A2") and pose.reprojection_px < 1.0
     assert find_mat(np.full((480, 640, 3), 128, np.uint8), layouts) is None
+
+
+def test_the_bare_mat_is_told_from_what_lies_on_it_under_any_light():
+    from vision.mat import not_the_mat
+    from vision.synth.cards import INKS
+
+    felt = np.float32([78, 92, 58])  # the printed felt's colour as the camera sees it (BGR)
+    mat_looks = {"as measured": felt, "under glare": 0.4 * felt + 0.6 * 255, "in shade": 0.75 * felt,
+                 "brighter": 1.1 * felt, "its printed line": [155, 170, 138]}
+    other = {"a card's white in dim light": [185, 185, 185], "a hand": [80, 110, 165], "a dark sleeve": [20, 22, 18],
+             **{f"the ink {name}": ink for name, ink in INKS.items()}}
+
+    def off_the_mat(bgr) -> bool:
+        pixel = np.clip(np.float32(bgr), 0, 255).astype(np.uint8).reshape(1, 1, 3)
+        return bool(not_the_mat(pixel, felt)[0, 0])
+
+    assert [name for name, bgr in mat_looks.items() if off_the_mat(bgr)] == []
+    assert [name for name, bgr in other.items() if not off_the_mat(bgr)] == []

@@ -33,9 +33,10 @@ from engine import registry
 from engine.hilo.actions import Draw
 from engine.match import Match
 from engine.table import EMPTY, FACE_DOWN
-from vision.mat import MatLayout
+from vision.mat import MatLayout, Zone
 from vision.mat_print import mat_drawing, render
-from vision.synth.cards import MAT_PX_PER_MM, Photo, card_corners_mm, paste_card_image, photograph
+from vision.synth.cards import (MAT_PX_PER_MM, Photo, SynthCard, SynthScene, card_corners_mm, paste_card_image,
+                                photograph)
 
 FPS = 15
 HAND_FRAMES, STILL_FRAMES = 6, 15
@@ -72,7 +73,8 @@ def still_tables(match: Match) -> list[tuple[int, dict[str, Any]]]:
 
 
 class MatFilm:
-    """Films table views of Hilo laid on ``layout``, as one fixed camera sees them."""
+    """Films table views laid on ``layout`` (Hilo's or Hold Up's, see ``laid_cards``), as one fixed
+    camera sees them."""
 
     def __init__(self, layout: MatLayout, seed: int):
         self.layout = layout
@@ -84,29 +86,23 @@ class MatFilm:
 
     def table_image(self, view: Mapping[str, Any]) -> np.ndarray:
         """The table of ``view`` through the camera, without sensor noise."""
-        image = self.mat.copy()
-        grids = sorted((z for z in self.layout.zones if z.kind == "grid"), key=lambda z: z.seat)
-        for zone, grid in zip(grids, view["players"]):
-            for cell in zone.cells():
-                if cell.row < len(grid["cells"]) and cell.col < len(grid["cells"][cell.row]):
-                    self._lay(image, grid["cells"][cell.row][cell.col], zone, (cell.x, cell.y), (cell.row, cell.col))
-        discard, draw = self.layout.zone("discard"), self.layout.zone("draw")
-        self._lay(image, view["discard"], discard, (discard.x, discard.y), ())
-        if view.get("draw_pile", 1):
-            self._lay(image, FACE_DOWN, draw, (draw.x, draw.y), ())
-        frame, _ = photograph(image, MAT_PX_PER_MM, self.layout.size, CAMERA, np.random.default_rng(self.seed))
-        return frame.astype(np.uint8)
+        return self.scene(view).frame
 
-    def _lay(self, image: np.ndarray, label: str, zone, centre, place: tuple) -> None:
-        """One card where it lies: its offset and turn drawn from the card and its place, so a
-        card left alone lies as it did."""
-        if label == EMPTY:
-            return
-        key = f"{self.seed} {zone.id} {place} {label}".encode()
-        rng = np.random.default_rng(int.from_bytes(hashlib.sha256(key).digest()[:8], "little"))
-        angle = zone.rotation + rng.uniform(-3, 3) + 180 * rng.integers(2)
-        corners = card_corners_mm(np.add(centre, rng.uniform(-2, 2, 2)), angle)
-        paste_card_image(image, label, corners * MAT_PX_PER_MM, rng)
+    def scene(self, view: Mapping[str, Any]) -> SynthScene:
+        """The table of ``view`` through the camera, without sensor noise, and where each card lies
+        in the frame."""
+        image, cards = self.mat.copy(), []
+        for label, zone, centre, place in laid_cards(self.layout, view):
+            # each card's offset and turn drawn from the card and its place: a card left alone lies as it did
+            key = f"{self.seed} {zone.id} {place} {label}".encode()
+            rng = np.random.default_rng(int.from_bytes(hashlib.sha256(key).digest()[:8], "little"))
+            angle = zone.rotation + rng.uniform(-3, 3) + 180 * rng.integers(2)
+            corners = card_corners_mm(np.add(centre, rng.uniform(-2, 2, 2)), angle, self.layout.card)
+            paste_card_image(image, label, corners * MAT_PX_PER_MM, rng)
+            px = cv2.perspectiveTransform(corners[:, None], self.mm_to_px)[:, 0].astype(np.float32)
+            cards.append(SynthCard(px, label, zone.id, place or None))
+        frame, _ = photograph(image, MAT_PX_PER_MM, self.layout.size, CAMERA, np.random.default_rng(self.seed))
+        return SynthScene(frame.astype(np.uint8), cards, np.linalg.inv(self.mm_to_px))
 
     def noisy(self, frame: np.ndarray) -> np.ndarray:
         return np.clip(frame + self.noise.normal(0, 2.0, frame.shape), 0, 255).astype(np.uint8)
@@ -147,8 +143,6 @@ def record(players: int, seed: int, out: str | Path, max_tables: int | None = No
     swaps two face-up cards of a grid, which no move allows, and puts them back a second later.
     With "hold", before each card drawn is laid, the player holds it still over their grid
     for a second (nothing is to be concluded then)."""
-    out = Path(out)
-    (out / "frames").mkdir(parents=True, exist_ok=True)
     match = play_round(players, seed)
     tables = still_tables(match)[:max_tables]
     if max_tables is not None:
@@ -157,21 +151,8 @@ def record(players: int, seed: int, out: str | Path, max_tables: int | None = No
             match.push(action)
     film = MatFilm(smallest_mat("hilo", players), seed)
     rng = random.Random(seed + 1)
-    log: dict[str, Any] = {"game": "hilo", "players": players, "seed": seed, "fps": FPS, "frames": 0,
-                           "stills": [], "planted": []}
-    previous = None
-
-    def shoot(table: np.ndarray) -> int:
-        """A hand sweeps from the table before to ``table``, which then lies still: its first still frame."""
-        nonlocal previous
-        sweep = [film.hand(previous if k < HAND_FRAMES // 2 else table, k / (HAND_FRAMES - 1))
-                 for k in range(HAND_FRAMES)] if previous is not None else []
-        still = log["frames"] + len(sweep)
-        for image in sweep + [film.noisy(table) for _ in range(STILL_FRAMES)]:
-            cv2.imwrite(str(out / "frames" / f"frame_{log['frames']:05d}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, 92])
-            log["frames"] += 1
-        previous = table
-        return still
+    shots = Shots(film, out, {"game": "hilo", "players": players, "seed": seed, "planted": []})
+    log, shoot = shots.log, shots.shoot
 
     before = 0  # actions done at the table before
     for number, (done, view) in enumerate(tables):
@@ -179,7 +160,7 @@ def record(players: int, seed: int, out: str | Path, max_tables: int | None = No
         hold = None
         if "hold" in events and step and isinstance(step[0], Draw):
             drawn = step[1]  # Seen: the card drawn
-            held = film.holding(previous, f"{drawn.colour} {drawn.value}", match.states()[before].player)
+            held = film.holding(shots.previous, f"{drawn.colour} {drawn.value}", match.states()[before].player)
             hold = {"kind": "hold", "table": number, "still": shoot(held)}
         table = film.table_image(view)
         log["stills"].append({"actions": done, "still": shoot(table)})
@@ -190,9 +171,72 @@ def record(players: int, seed: int, out: str | Path, max_tables: int | None = No
         if swapped is not None and match.states()[done].phase == "turn" and rng.random() < 1 / SWAP_EVERY:
             still = shoot(film.table_image(swapped))
             log["planted"].append({"kind": "swap", "table": number, "still": still, "until": shoot(table)})
-    match.save(out / "truth.json")
-    (out / "recording.json").write_text(json.dumps(log, indent=1))
-    return log
+    return shots.done(match)
+
+
+class Shots:
+    """A recording's frames, written to ``out/frames`` at FPS, and its log (``log``: ``frames``,
+    ``stills`` and what the recording adds)."""
+
+    def __init__(self, film: MatFilm, out: str | Path, log: dict[str, Any]):
+        self.film = film
+        self.out = Path(out)
+        (self.out / "frames").mkdir(parents=True, exist_ok=True)
+        self.log: dict[str, Any] = {**log, "fps": FPS, "frames": 0, "stills": []}
+        self.previous: np.ndarray | None = None  # the table last shot
+
+    def shoot(self, table: np.ndarray) -> int:
+        """A hand sweeps from the table before to ``table``, which then lies still: its first still frame."""
+        film, log = self.film, self.log
+        sweep = [film.hand(self.previous if k < HAND_FRAMES // 2 else table, k / (HAND_FRAMES - 1))
+                 for k in range(HAND_FRAMES)] if self.previous is not None else []
+        still = log["frames"] + len(sweep)
+        for image in sweep + [film.noisy(table) for _ in range(STILL_FRAMES)]:
+            cv2.imwrite(str(self.out / "frames" / f"frame_{log['frames']:05d}.jpg"), image,
+                        [cv2.IMWRITE_JPEG_QUALITY, 92])
+            log["frames"] += 1
+        self.previous = table
+        return still
+
+    def done(self, match: Match) -> dict[str, Any]:
+        """Save the true ``match`` (``truth.json``) and the log (``recording.json``); the log."""
+        match.save(self.out / "truth.json")
+        (self.out / "recording.json").write_text(json.dumps(self.log, indent=1))
+        return self.log
+
+
+def laid_cards(layout: MatLayout, view: Mapping[str, Any]) -> list[tuple[str, Zone, tuple[float, float], tuple]]:
+    """The cards that a table view (``State.table_view()``'s words) shows on ``layout``: label,
+    zone, centre (mm) and place in the zone. Hilo: each grid at its printed places, the discard
+    and the draw pile; Hold Up: each row's cards from its left end, the draw pile, each seat's GV
+    cards and the top of its pile. A card in a hand (Hold Up's ``held``) is not on the mat."""
+    laid: list[tuple[str, Zone, tuple[float, float], tuple]] = []
+
+    def lay(label: str, zone: Zone, cell=None) -> None:
+        if label != EMPTY:
+            laid.append((label, zone, (cell.x, cell.y) if cell else (zone.x, zone.y),
+                         (cell.row, cell.col) if cell else ()))
+
+    if any(zone.kind == "grid" for zone in layout.zones):
+        grids = sorted((z for z in layout.zones if z.kind == "grid"), key=lambda z: z.seat)
+        for zone, grid in zip(grids, view["players"]):
+            for cell in zone.cells():
+                if cell.row < len(grid["cells"]) and cell.col < len(grid["cells"][cell.row]):
+                    lay(grid["cells"][cell.row][cell.col], zone, cell)
+        lay(view["discard"], layout.zone("discard"))
+    else:
+        for number, cards in enumerate(view["rows"], start=1):
+            zone = layout.zone(f"row.{number}")
+            for label, cell in zip(cards, zone.cells()):
+                lay(label, zone, cell)
+        for seat, player in enumerate(view["players"]):
+            zone = layout.zone(f"gv.{seat}")
+            for label, cell in zip(player["gv"], zone.cells()):
+                lay(label, zone, cell)
+            lay(player["pile_top"], layout.zone(f"pile.{seat}"))
+    if view.get("draw_pile", FACE_DOWN) not in (0, EMPTY):  # Hilo counts its cards, Hold Up shows a back
+        lay(FACE_DOWN, layout.zone("draw"))
+    return laid
 
 
 def _swapped(view: Mapping[str, Any]) -> dict[str, Any] | None:

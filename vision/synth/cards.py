@@ -1,9 +1,10 @@
 """Seeded synthetic Hilo-like cards and tables, for the tests, the benchmarks and the demo.
 
 The cards imitate a Hilo printing: a white rim, a panel in one of eight colours, a big value in a
-white oval and small values in two corners; 6 and 9 are underlined. ``hilo_table`` lays two or
-three players' grids and the piles on a printed mat and photographs it: perspective, uneven light,
-glare, blur, noise and JPEG compression. Every random choice comes from the given seed.
+white oval and small values in two corners; 6 and 9 are underlined. Hold Up's gem and GV cards
+are printed alike, a colour for each stone (and the GV cards') and the value or the letter G or V.
+``hilo_table`` lays two or three players' grids and the piles on a printed mat and photographs
+it: perspective, uneven light, glare, blur, noise and JPEG compression. Every random choice comes from the given seed.
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from typing import Mapping
 import cv2
 import numpy as np
 
+from engine.holdup.deck import EXAMPLE_DECK
 from engine.table import FACE_DOWN
 from vision.mat import MatLayout
 from vision.mat_print import mat_drawing, render
@@ -31,6 +33,18 @@ HILO_COLOURS = {
 }
 HILO_VALUES = tuple(str(v) for v in range(-1, 12))
 HILO_DECK = tuple(f"{c} {v}" for c in HILO_COLOURS for v in HILO_VALUES)
+# Hold Up's example box (engine.holdup.deck.EXAMPLE_DECK: four stones, values 1 to 9) and the
+# double-sided GV cards, whose faces read "gv G" and "gv V" as the engine's table view names them.
+HOLDUP_COLOURS = {
+    "diamond": (200, 195, 60),
+    "ruby": (50, 30, 200),
+    "emerald": (90, 160, 30),
+    "sapphire": (185, 80, 25),
+    "gv": (45, 55, 75),
+}
+HOLDUP_DECK = tuple(f"{stone} {value}" for stone, value, _ in EXAMPLE_DECK)
+GV_FACES = ("gv G", "gv V")
+INKS = {**HILO_COLOURS, **HOLDUP_COLOURS}
 CARD_MM = (56.0, 87.0)
 
 
@@ -124,7 +138,7 @@ def render_card(label: str, px_per_mm: float = 4.0) -> tuple[np.ndarray, np.ndar
         fill = back
     else:
         colour, value = label.split()
-        ink = HILO_COLOURS[colour]
+        ink = INKS[colour]
         fill = np.zeros((h - 2 * inset, w - 2 * inset, 3), np.uint8)
         fill[:] = ink
         ph, pw = fill.shape[:2]
@@ -341,9 +355,10 @@ def _enrolment_deck(rng) -> list[str]:
     return [cards[i] for i in rng.permutation(len(cards))]
 
 
-def card_corners_mm(centre, angle_deg: float) -> np.ndarray:
-    """Corners of a card turned ``angle_deg`` counter-clockwise, clockwise from its own top-left."""
-    w, h = CARD_MM
+def card_corners_mm(centre, angle_deg: float, size=CARD_MM) -> np.ndarray:
+    """Corners of a card of ``size`` (mm) turned ``angle_deg`` counter-clockwise, clockwise from its
+    own top-left."""
+    w, h = size
     a = np.deg2rad(angle_deg)
     u = np.array([np.cos(a), -np.sin(a)])
     v = np.array([np.sin(a), np.cos(a)])

@@ -30,6 +30,7 @@ from assistant import settings as settings_mod
 from assistant.commands.watch import card_watcher, watch_folder
 from engine.table import EMPTY, FACE_DOWN
 from vision import live_cards
+from vision.live import GameWatcher
 from vision.synth.card_recording import record, still_tables
 from vision.synth.cards import HILO_DECK
 from vision.training.fit_temperature import fit, interval, stacked
@@ -43,9 +44,9 @@ def round_places(seed: int, state: Path) -> tuple[np.ndarray, np.ndarray]:
     still table's observation in the round ``seed``."""
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
-        log = record(2 + seed % 2, seed, folder)
+        log = record(2 + seed % 5, seed, folder)
         settings = settings_mod.load(overrides={"app.state_dir": str(state)})
-        _, observations = watch_folder(folder / "frames", card_watcher(settings, "hilo"))
+        _, observations = watch_folder(folder / "frames", GameWatcher(cards=card_watcher(settings, "hilo")))
         tables = still_tables(Match.load(folder / "truth.json"))
     starts = [still["still"] for still in log["stills"]]
     rows, truth = [], []

@@ -27,6 +27,7 @@ import numpy as np
 
 from assistant import settings as settings_mod
 from assistant.commands.watch import watch_folder
+from vision.live import GameWatcher
 from assistant.reconcile import greedy_pairs, rolled_faces, table_dice
 from engine.match import Match
 from vision.dice import DiceReader
@@ -50,7 +51,7 @@ def game_dice(seed: int) -> tuple[np.ndarray, np.ndarray]:
         photos = {face: [cv2.imread(str(folder / path))] for face, path in log["faces"].items()}
         reader.enrolled = reader.enrol_faces(photos)
         watcher = TableWatcher(StableReader.from_settings(reader.read, section("vision.stillness")))
-        frames, observations = watch_folder(folder / "frames", watcher)
+        frames, observations = watch_folder(folder / "frames", GameWatcher(dice=watcher))
         truth = Match.load(folder / "truth.json")
     faces = list(reader.enrolled.faces)
     states, rolls = truth.states(), log["rolls"]

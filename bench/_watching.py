@@ -1,0 +1,48 @@
+"""Shared by the benchmarks of recordings watched through the live loop in process."""
+from __future__ import annotations
+
+import statistics
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Callable
+
+from assistant.commands.watch import Play, watch
+from vision.capture import ImageFolderSource
+from vision.live import GameWatcher
+
+COUNTS = ("camera_actions", "auto_right", "auto_wrong", "confirm_right", "missed", "contradictions")
+
+
+def watched(frames: Path, watcher: GameWatcher, play: Play) -> tuple[dict, float]:
+    """``play``'s report of the image folder ``frames`` watched by ``watcher``, and the ms per frame."""
+    source = ImageFolderSource(str(frames))
+    source.open()
+    start = time.perf_counter()
+    try:
+        count = watch(source, watcher, play)
+    finally:
+        source.close()
+    return play.report(count, 15.0), (time.perf_counter() - start) * 1000 / count
+
+
+def notes(seed: int, play: Play, skip: Callable[[int], bool] = lambda frame: False) -> list[str]:
+    """Each event of ``play`` not applied right (but those at frames ``skip`` says), with what the camera said."""
+    found = []
+    for (observation, event), verdict in zip(play.events, play.verdicts):
+        if verdict != "auto_right" and not skip(observation.frame):
+            best = f"{event.candidates[0]} ({event.candidates[0].share:.3f})" if event.candidates else ""
+            found.append(f"seed {seed} frame {observation.frame}: {verdict}, {event.kind} {best}{event.reason}")
+    return found
+
+
+def line(report: dict) -> str:
+    return ", ".join(f"{key} {report[key]}" for key in COUNTS)
+
+
+def summary(totals: Counter, latencies: list, frame_ms: list) -> str:
+    """The counts in all, the share applied right, the median latency and the ms per frame."""
+    latencies = [latency for latency in latencies if latency is not None]
+    return (line(totals) + f"; auto_right {100 * totals['auto_right'] / max(totals['camera_actions'], 1):.1f} %; "
+            f"latency median {statistics.median(latencies) if latencies else float('nan'):.2f} s; "
+            f"{statistics.mean(frame_ms):.1f} ms a frame")
