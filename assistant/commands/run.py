@@ -257,7 +257,7 @@ class Devices:
         self._threads.append(CaptureThread(camera, arrived).start().thread)
         readers = DiceReaders(self.settings.section("vision.dice"), self.settings["app.state_dir"])
         reading: list = []  # the reader of the game on the table
-        read = self.feed.timed(lambda image, area=None: reading[0].read(image, area))
+        read = self.feed.timed(lambda image, *area: reading[0].read(image, *area))
         watcher = TableWatcher(StableReader.from_settings(read, self.settings.section("vision.stillness")))
         live = GameWatcher(watcher)
         said: set[bool] = set()  # the kinds of dice whose missing reader was said

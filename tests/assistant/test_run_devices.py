@@ -407,6 +407,31 @@ def test_the_camera_plays_a_hilo_table_from_the_mat(tmp_path, monkeypatch):
     assert session.view.message.camera and not app.notices
 
 
+def test_the_camera_plays_a_hold_up_table_dice_and_cards_from_the_mat(tmp_path, monkeypatch, holdup_deck):
+    import queue
+
+    from engine.match import Match
+    from vision.synth.holdup_recording import record
+
+    record(3, 2, tmp_path / "game", turns=1)  # the deal, then a turn: rolls, captures, flips, cards drawn
+    truth = Match.load(tmp_path / "game" / "truth.json")
+    session = Session(Store(IN_MEMORY))
+    session.new_match("holdup", ["Ana", "Ben", "Chloé"])
+    devices = devices_with(tmp_path, monkeypatch, **{
+        "camera.source": "images", "camera.path": str(tmp_path / "game" / "frames"), "camera.fps": "10",
+        "camera.auto_apply": "0.5", "app.state_dir": str(holdup_deck[0])})
+    posted = queue.Queue()
+    app = FakeApp()
+    app.post = posted.put
+    devices.start(session, app)
+    try:
+        run_posted(posted, lambda: session.view.moves >= len(truth.history), timeout=120)
+    finally:
+        devices.close()
+    assert [str(a) for a in session.match.history] == [str(a) for a in truth.history]
+    assert session.view.message.camera and not app.notices
+
+
 def test_without_an_enrolled_deck_the_kiosk_says_once_that_cards_are_entered_by_touch(tmp_path, monkeypatch):
     import queue
 

@@ -13,12 +13,9 @@ TURNS = 2
 
 
 @pytest.fixture(scope="module")
-def filmed(tmp_path_factory):
+def filmed(tmp_path_factory, holdup_deck):
     folder = tmp_path_factory.mktemp("holdup")
-    log = record(3, 4, folder, turns=TURNS)
-    state = folder / "state"
-    assert cli.main(["--set", f"app.state_dir={state}", "calibrate", "cards", "--game", "holdup", "--synthetic"]) == 0
-    return folder, log, state
+    return folder, record(3, 4, folder, turns=TURNS), holdup_deck[0]
 
 
 @pytest.fixture(autouse=True)

@@ -6,24 +6,32 @@ import pytest
 from assistant import settings as settings_mod
 from assistant.commands.print_mat import smallest_mat
 from engine.table import likeliest
-from vision.cards import CardReader, ReaderParams, enrol
+from assistant.commands.calibrate_cards import enrolment_path, reader_params
+from vision.card_model import CardModel
+from vision.cards import CardReader
 from vision.dice import DiceReader
-from vision.evaluate import Box
 from vision.live import dice_area
 from vision.live_cards import card_view
 from vision.mat import MatLocator, find_mat
 from vision.synth.card_recording import MatFilm, laid_cards
 from vision.synth.holdup_recording import DiceInZone
-from vision.synth.holdup_tables import enrolment_scenes, random_table, random_view
+from vision.synth.holdup_tables import random_table, random_view
 
 
 @pytest.fixture(scope="module")
-def reader():
-    params = ReaderParams.from_settings(settings_mod.load().section("vision.cards"))
-    scenes = enrolment_scenes(seed=0)
-    model, report = enrol([(s.frame, [Box(*c.box(), label=c.label) for c in s.cards]) for s in scenes], params)
-    assert not report.missed and model.knows_backs()
-    return CardReader(model, params)
+def reader(holdup_deck):
+    """The card reader of the synthetic deck, enrolled from three photos of it on the mat
+    (``vision.synth.holdup_tables.enrolment_scenes``)."""
+    state, _ = holdup_deck
+    settings = settings_mod.load(overrides={"app.state_dir": str(state)})
+    return CardReader(CardModel.load(enrolment_path(settings, "holdup")), reader_params(settings))
+
+
+def test_the_deck_is_enrolled_from_three_photos_of_it_on_the_mat(holdup_deck):
+    state, printed = holdup_deck
+    assert (state / "cards-holdup.npz").is_file() and not (state / "cards.npz").exists()  # Hilo's deck apart
+    assert "colours: diamond x" in printed and "gv x15" in printed and "(9 backs)" in printed
+    assert "never shown" not in printed and "not found" not in printed
 
 
 @pytest.mark.parametrize("players, seed", [(3, 11), (4, 12), (5, 13)])
