@@ -12,7 +12,7 @@ the true labels the least negative log-likelihood is fitted as ``fit_temperature
 pip faces, with its 90 % likelihood-ratio interval. Also printed: the share of places whose
 likeliest label is wrong, and each round's own fit. Deterministic.
 
-    .venv/bin/python vision/training/fit_card_temperature.py [--rounds 6]   (from the repository root; ~10 min)
+    .venv/bin/python vision/training/fit_card_temperature.py [--rounds 10]   (from the repository root; ~30 min)
 """
 from __future__ import annotations
 
@@ -65,7 +65,8 @@ def round_places(seed: int, state: Path) -> tuple[np.ndarray, np.ndarray]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rounds", type=int, default=6, help="rounds recorded, seeds 0 to N - 1 (default 6)")
+    parser.add_argument("--rounds", type=int, default=10,
+                        help="rounds recorded, seeds 0 to N - 1, two to six players in turn (default 10)")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     rounds = []
