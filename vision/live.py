@@ -30,7 +30,10 @@ from vision.stillness import StableReader
 
 UNTOUCHED_TURN = 10.0  # degrees: a still die's box turns under 1 degree between readings
 MAT_EVERY = 30  # frames between two looks for the mat when no card watcher finds it
-AREA_STEP = 32  # px: the dice area's edges are rounded out to this, so the mat's pose found again keeps it
+AREA_STEP = 8  # px: the dice area's edges are rounded out to this, so the mat's pose found again keeps it
+# mm around the dice zone where a die lying on its edge still is (the cards nearest it on Hold Up's
+# mat lie 14 mm away: their numerals must stay out)
+AREA_MARGIN_MM = 6.0
 
 
 @dataclass(frozen=True)
@@ -88,7 +91,7 @@ class TableWatcher:
 
 def dice_area(mat: tuple[MatPose, MatLayout] | None, shape: tuple[int, ...]) -> tuple[slice, slice] | None:
     """The part of a frame of ``shape`` where the dice lie: the dice zones of the mat found (its
-    pose and layout) rounded out to ``AREA_STEP`` px and one step more each way; None without a
+    pose and layout) and ``AREA_MARGIN_MM`` around, rounded out to ``AREA_STEP`` px; None without a
     mat, on a mat without a dice zone, or one whose dice zone is out of the frame (the whole frame
     is the dice area)."""
     if mat is None:
@@ -97,9 +100,11 @@ def dice_area(mat: tuple[MatPose, MatLayout] | None, shape: tuple[int, ...]) -> 
     zones = [zone for zone in layout.zones if zone.kind == "dice"]
     if not zones:
         return None
-    corners = pose.to_px(np.vstack([zone.corners() for zone in zones]))
-    x0, y0 = (np.floor(corners.min(axis=0) / AREA_STEP).astype(int) - 1) * AREA_STEP
-    x1, y1 = (np.ceil(corners.max(axis=0) / AREA_STEP).astype(int) + 1) * AREA_STEP
+    corners = np.vstack([zone.corners() for zone in zones])
+    low, high = corners.min(axis=0) - AREA_MARGIN_MM, corners.max(axis=0) + AREA_MARGIN_MM
+    px = pose.to_px(np.array([low, [high[0], low[1]], high, [low[0], high[1]]]))
+    x0, y0 = np.floor(px.min(axis=0) / AREA_STEP).astype(int) * AREA_STEP
+    x1, y1 = np.ceil(px.max(axis=0) / AREA_STEP).astype(int) * AREA_STEP
     x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, shape[1]), min(y1, shape[0])
     return (slice(y0, y1), slice(x0, x1)) if x1 > x0 and y1 > y0 else None
 
