@@ -14,7 +14,7 @@ again while the table shows them.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Collection, Mapping, Sequence
 
 import numpy as np
 
@@ -45,14 +45,18 @@ class CardObservation:
     view: dict[str, Any]
 
 
-def label_probabilities(reading: CardReading | None) -> dict[str, float]:
-    """The probability of each label of the card read in a place (``empty`` where none was)."""
+def label_probabilities(reading: CardReading | None, cards: Collection[str] | None = None) -> dict[str, float]:
+    """The probability of each label of the card read in a place (``empty`` where none was); of
+    the deck's ``cards`` only, when given (colour and value are read apart: Hold Up prints no
+    "diamond G")."""
     if reading is None:
         return {EMPTY: 1.0}
     found = {FACE_DOWN: reading.face_down ** (1 / TEMPERATURE)}
     for colour, pc in reading.colours.items():
         for value, pv in reading.values.items():
-            found[f"{colour} {value}" if colour else value] = ((1 - reading.face_down) * pc * pv) ** (1 / TEMPERATURE)
+            label = f"{colour} {value}" if colour else value
+            if cards is None or label in cards:
+                found[label] = ((1 - reading.face_down) * pc * pv) ** (1 / TEMPERATURE)
     total = sum(found.values()) or 1.0
     kept = sorted(((label, p / total) for label, p in found.items() if p >= LEAST * total),
                   key=lambda item: -item[1])[:MOST_LABELS]
@@ -72,16 +76,17 @@ def hilo_card_view(readings: Sequence[CardReading], pose: MatPose, layout: MatLa
     return {"players": players, "discard": label_probabilities(pile_top_reading(placed[discard.id], discard))}
 
 
-def holdup_card_view(readings: Sequence[CardReading], pose: MatPose, layout: MatLayout) -> dict[str, Any]:
+def holdup_card_view(readings: Sequence[CardReading], pose: MatPose, layout: MatLayout,
+                     cards: Collection[str] | None = None) -> dict[str, Any]:
     """The rows (row 1 first) and each seat's GV cards, left to right, the draw pile and each
-    seat's pile top, every place with its label probabilities."""
+    seat's pile top, every place with its label probabilities (among ``cards``, when given)."""
     placed, _ = cards_by_zone(readings, pose, layout)
 
     def in_row(zone_id: str) -> list[dict[str, float]]:
-        return [label_probabilities(reading) for reading in row_readings(placed[zone_id], layout.zone(zone_id))]
+        return [label_probabilities(reading, cards) for reading in row_readings(placed[zone_id], layout.zone(zone_id))]
 
     def top(zone_id: str) -> dict[str, float]:
-        return label_probabilities(pile_top_reading(placed[zone_id], layout.zone(zone_id)))
+        return label_probabilities(pile_top_reading(placed[zone_id], layout.zone(zone_id)), cards)
 
     seats = sorted({zone.seat for zone in layout.zones if zone.seat is not None})
     return {"rows": [in_row(f"row.{number}") for number in (1, 2, 3)],
@@ -89,14 +94,15 @@ def holdup_card_view(readings: Sequence[CardReading], pose: MatPose, layout: Mat
             "players": [{"gv": in_row(f"gv.{seat}"), "pile_top": top(f"pile.{seat}")} for seat in seats]}
 
 
-def card_view(readings: Sequence[CardReading], pose: MatPose, layout: MatLayout) -> dict[str, Any]:
+def card_view(readings: Sequence[CardReading], pose: MatPose, layout: MatLayout,
+              cards: Collection[str] | None = None) -> dict[str, Any]:
     """The card view of the mat's game, told by the zones it prints (Hilo's grids, Hold Up's
-    rows); KeyError for a mat without cards."""
+    rows; of the deck's ``cards`` only, when given: Hold Up's); KeyError for a mat without cards."""
     kinds = {zone.kind for zone in layout.zones}
     if "grid" in kinds:
         return hilo_card_view(readings, pose, layout)
     if "row" in kinds:
-        return holdup_card_view(readings, pose, layout)
+        return holdup_card_view(readings, pose, layout, cards)
     raise KeyError(f"{layout.game} has no cards to lay out")
 
 
@@ -113,8 +119,10 @@ def hidden_places(image: np.ndarray, pose: MatPose, layout: MatLayout, readings:
 
 
 class CardWatcher:
-    def __init__(self, reader: CardReader, layouts: Sequence[MatLayout], gate: StillnessGate, agree: int = 2):
+    def __init__(self, reader: CardReader, layouts: Sequence[MatLayout], gate: StillnessGate, agree: int = 2,
+                 cards: Collection[str] | None = None):
         self.reader = reader
+        self.cards = cards  # the deck's labels, where not every colour has every value
         self.layouts = list(layouts)
         self.gate = gate
         self.agree = agree
@@ -140,7 +148,7 @@ class CardWatcher:
         if hidden_places(image, pose, layout, readings) >= HAND_PLACES:  # a hand held still over the mat
             self._run = []
             return None
-        view = card_view(readings, pose, layout)
+        view = card_view(readings, pose, layout, self.cards)
         if self._run and likeliest(self._run[-1]) != likeliest(view):
             self._run = []
         self._run.append(view)

@@ -67,10 +67,22 @@ def game_labels(settings, game: str) -> tuple[list[str], list[str]]:
     its deck setting, the GV cards, and their values."""
     if game == "hilo":
         return hilo_colours(settings), list(HILO_VALUES)
-    rows = settings.values.get("games", {}).get("holdup", {}).get("deck") or EXAMPLE_DECK
+    rows = _holdup_deck(settings)
     stones = list(dict.fromkeys(str(row[0]) for row in rows))
     values = sorted({str(row[1]) for row in rows}, key=_order)
     return stones + ["gv"], values + ["G", "V"]
+
+
+def game_cards(settings, game: str) -> set[str] | None:
+    """The labels of ``game``'s cards where its colours and values do not pair freely (Hold Up's
+    gems of its deck setting and the GV faces); None where they do (Hilo)."""
+    if game == "hilo":
+        return None
+    return {f"{stone} {value}" for stone, value, _ in _holdup_deck(settings)} | {"gv G", "gv V"}
+
+
+def _holdup_deck(settings) -> list:
+    return settings.values.get("games", {}).get("holdup", {}).get("deck") or list(EXAMPLE_DECK)
 
 
 def hilo_colours(settings) -> list[str]:

@@ -125,10 +125,11 @@ def game_mats(game: str) -> list:
 
 def card_watcher(settings, game: str) -> CardWatcher:
     """The live card reader of ``game``'s mats, with the game's deck enrolled under the state folder."""
-    from assistant.commands.calibrate_cards import enrolment_path, reader_params
+    from assistant.commands.calibrate_cards import enrolment_path, game_cards, reader_params
 
     reader = CardReader(CardModel.load(enrolment_path(settings, game)), reader_params(settings))
-    return CardWatcher(reader, game_mats(game), StillnessGate.from_settings(settings.section("vision.stillness")))
+    return CardWatcher(reader, game_mats(game), StillnessGate.from_settings(settings.section("vision.stillness")),
+                       cards=game_cards(settings, game))
 
 
 def with_overrides(args, settings) -> settings_mod.Settings:

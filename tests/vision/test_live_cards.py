@@ -21,6 +21,14 @@ def test_a_place_gives_each_label_its_colour_times_value_and_its_back_its_own(mo
     assert label_probabilities(None) == {"empty": 1.0}
 
 
+def test_only_the_decks_cards_are_labels_where_its_colours_and_values_do_not_pair_freely(monkeypatch):
+    monkeypatch.setattr(live_cards, "TEMPERATURE", 1.0)
+    gv_card = reading(0.0, {"diamond": 0.6, "gv": 0.4}, {"G": 0.7, "6": 0.3})  # Hold Up prints no "diamond G"
+    assert max(label_probabilities(gv_card), key=label_probabilities(gv_card).get) == "diamond G"
+    labels = label_probabilities(gv_card, {"diamond 6", "gv G", "gv V"})
+    assert labels == pytest.approx({"gv G": 0.28 / 0.46, "diamond 6": 0.18 / 0.46})
+
+
 def test_the_temperature_sharpens_and_the_unlikely_labels_are_left_out(monkeypatch):
     monkeypatch.setattr(live_cards, "TEMPERATURE", 0.5)
     labels = label_probabilities(reading())
