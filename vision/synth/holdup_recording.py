@@ -30,23 +30,32 @@ import numpy as np
 from assistant.commands.print_mat import smallest_mat
 from assistant.commands.watch import camera_steps
 from engine import registry
+from engine.holdup.actions import Place
 from engine.match import Match
 from assistant.reconcile_holdup import table
 from vision.synth.card_recording import NAMES, MatFilm, Shots
 from vision.synth.recording import DIE_PX, die_sprite, is_roll, paste
 
 DIE_MM = 18.0  # the side of a die on the mat
+ROW_PLACES = smallest_mat("holdup", 3).zone("row.1").cols
 
 
 def play_game(players: int, seed: int, turns: int | None = None) -> Match:
-    """A Hold Up game (or its first ``turns`` turns), decided and drawn by ``random.Random(seed)``."""
+    """A Hold Up game (or its first ``turns`` turns), decided and drawn by ``random.Random(seed)``.
+    A card drawn goes to a row with a free place on the mat when there is one, as players do (a
+    row of the mat prints ``ROW_PLACES``: a card beyond them lies off its zone, and is not read)."""
     rng = random.Random(seed)
     match = Match(registry.make_game("holdup", players), NAMES[:players])
     while not match.state.is_terminal():
         state = match.state
         if turns is not None and state.phase == "roll" and state.turn > turns:
             break
-        match.push(state.sample_chance(rng) if state.is_chance_node() else rng.choice(state.legal_actions()))
+        if state.is_chance_node():
+            match.push(state.sample_chance(rng))
+            continue
+        legal = state.legal_actions()
+        room = [a for a in legal if isinstance(a, Place) and len(state.rows[a.row - 1]) < ROW_PLACES]
+        match.push(rng.choice(room or legal))
     return match
 
 
