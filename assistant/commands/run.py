@@ -257,8 +257,8 @@ class Devices:
         self._threads.append(CaptureThread(camera, arrived).start().thread)
         readers = DiceReaders(self.settings.section("vision.dice"), self.settings["app.state_dir"])
         reading: list = []  # the reader of the game on the table
-        read = self.feed.timed(lambda image, *area: reading[0].read(image, *area))
-        watcher = TableWatcher(StableReader.from_settings(read, self.settings.section("vision.stillness")))
+        timed_read = self.feed.timed(lambda image, *area: reading[0].read(image, *area))
+        watcher = TableWatcher(StableReader.from_settings(timed_read, self.settings.section("vision.stillness")))
         live = GameWatcher(watcher)
         said: set[bool] = set()  # the kinds of dice whose missing reader was said
         card_reading: list = []  # the card watcher (None: why not said) and when the deck was learnt
