@@ -78,7 +78,12 @@ def game_cards(settings, game: str) -> set[str] | None:
     gems of its deck setting and the GV faces); None where they do (Hilo)."""
     if game == "hilo":
         return None
-    return {f"{stone} {value}" for stone, value, _ in _holdup_deck(settings)} | {"gv G", "gv V"}
+    return set(holdup_gems(settings)) | {"gv G", "gv V"}
+
+
+def holdup_gems(settings) -> list[str]:
+    """The labels of Hold Up's gems ("ruby 5"), each once, in the order of its deck setting."""
+    return [f"{stone} {value}" for stone, value, _ in _holdup_deck(settings)]
 
 
 def _holdup_deck(settings) -> list:
