@@ -3,10 +3,11 @@ camera should see are applied right, and how soon.
 
 ``--rounds`` rounds (default 20; 2 to 6 players in turn, 2 for seeds that are multiples of 5,
 on the mats printed for Hilo: A2 for 2 and 3, A1 for 4 to 6) with seeds from ``--first-seed``
-(default 1000; the recordings were tuned on seeds 0-9 only) are filmed by ``vision/synth/card_recording.py`` into a temporary folder and played through
-the loop of ``table-assistant watch hilo FRAMES --truth truth.json`` in process: the synthetic
-deck enrolled as `calibrate cards --synthetic` does, ``CardWatcher`` on the frames, ``Play``
-judging each event against the truth. One still table in ten (from the first turn) is followed by
+(default 1000; seeds 0-9 and 1000-1009 were looked at while tuning, 3000 on were not) are filmed
+by ``vision/synth/card_recording.py`` into a temporary folder and played through the loop of
+``table-assistant watch hilo FRAMES --truth truth.json`` in process: the synthetic deck enrolled
+as `calibrate cards --synthetic` does, ``CardWatcher`` on the frames, ``Play`` judging each event
+against the truth. One still table in ten (from the first turn) is followed by
 two face-up cards of a grid swapped for a second, then put back (no move explains it); before
 each drawn card is laid, the player holds it still over their grid for a second. Printed per
 round and in all: the steps the camera should see, applied right (auto_right), applied wrong,

@@ -2,8 +2,8 @@
 many of the steps the camera should see are applied right, and how soon.
 
 ``--games`` games (default 20; 3 to 5 players in turn, on the A2 mat printed for Hold Up; their
-first ``--turns`` turns, default all) with seeds from ``--first-seed`` (default 1000; the
-recordings were tried on seeds 0-9 only while building) are filmed by
+first ``--turns`` turns, default all) with seeds from ``--first-seed`` (default 1000; seeds 0-9
+and 1000-1005 were looked at while building, 3000 on were not) are filmed by
 ``vision/synth/holdup_recording.py`` into a temporary folder and played through the loop of
 ``table-assistant watch holdup FRAMES --truth truth.json`` in process: the synthetic deck enrolled
 as `calibrate cards --game holdup --synthetic` does, the card reader on the mat and the dice reader

@@ -23,6 +23,7 @@ from vision.card_detector import normals, outward_step
 
 _NEXT = np.array([1, 2, 3, 0])  # corner i + 1
 _PREV = np.array([3, 0, 1, 2])  # corner i - 1
+RIM_SPREAD = 1.5  # a side grown this many times as far as the others' median has missed its edge
 
 
 @dataclass(frozen=True)
@@ -263,7 +264,12 @@ def _grow(q: np.ndarray, gx, gy, params: DetectParams, steps: int = 12) -> np.nd
     best = response.max(axis=1)                                            # N x 4
     # The nearest offset nearly as strong as the best: the card's own edge, not a neighbour's.
     first = np.argmax(response >= 0.7 * best[:, None, :], axis=1)          # N x 4
-    moved, ok = _move_sides(q, np.take_along_axis(offsets, first, axis=1))
+    shift = np.take_along_axis(offsets, first, axis=1)
+    # A card's rim is as wide all round: a side whose outer edge does not show (the rim against a
+    # white paper margin or another white card) would run on to the next edge; it moves as the others.
+    middle = np.median(shift, axis=1, keepdims=True)
+    shift = np.where(shift > RIM_SPREAD * middle + 0.5, middle, shift)
+    moved, ok = _move_sides(q, shift)
     return moved[ok & np.all(best >= params.edge_min, axis=1)]
 
 

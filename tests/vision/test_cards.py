@@ -233,19 +233,23 @@ def test_a_nudged_corner_moves_along_its_own_edges():
 def test_an_index_reads_alike_from_a_corner_found_a_pixel_off(reader, monkeypatch):
     """Each index is read from its corner nudged either way and the readings averaged, so that
     a corner found a pixel or so off (or the photo's noise) hardly changes the reading."""
-    scene = hilo_table(mat_layout("hilo", "A2", 2), 73, all_face_up=True, shapes=((3, 3),), empty_rate=0.0)
-    quads = [portrait(card.corners) for card in scene.cards]
-    corners = [card_corners(q)[0] for q in quads]
-    widths = [float(np.median([np.linalg.norm(q[1] - q[0]) for q in quads]))]
-    off = [nudged(c, 1.5, -1.5) for c in corners]
+    scenes = [hilo_table(mat_layout("hilo", "A2", 2), seed, all_face_up=True, shapes=((3, 3),), empty_rate=0.0)
+              for seed in (73, 74, 75, 76)]
 
     def change():
-        return np.abs(reader._corner_values(scene.frame, corners, widths)[0]
-                      - reader._corner_values(scene.frame, off, widths)[0]).sum()
+        total = 0.0
+        for scene in scenes:
+            quads = [portrait(card.corners) for card in scene.cards]
+            corners = [card_corners(q)[0] for q in quads]
+            widths = [float(np.median([np.linalg.norm(q[1] - q[0]) for q in quads]))]
+            off = [nudged(c, 1.5, -1.5) for c in corners]
+            total += np.abs(reader._corner_values(scene.frame, corners, widths)[0]
+                            - reader._corner_values(scene.frame, off, widths)[0]).sum()
+        return total
 
     nudging = change()
     monkeypatch.setattr(vision.cards, "CORNER_NUDGE", 0.0)
-    assert nudging < 0.95 * change()  # measured: 0.90
+    assert nudging < 0.95 * change()  # measured: 0.93 (each table 0.92-0.955)
 
 
 def test_corners_are_found_where_cards_are():
