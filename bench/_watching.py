@@ -7,10 +7,12 @@ from collections import Counter
 from pathlib import Path
 from typing import Callable
 
+from assistant.camera_policy import CONTRADICTION
 from assistant.commands.watch import Play, watch
 from vision.capture import ImageFolderSource
 from vision.live import GameWatcher
 
+FPS = 15.0  # the recordings'
 COUNTS = ("camera_actions", "auto_right", "auto_wrong", "confirm_right", "missed", "contradictions")
 
 
@@ -23,7 +25,7 @@ def watched(frames: Path, watcher: GameWatcher, play: Play) -> tuple[dict, float
         count = watch(source, watcher, play)
     finally:
         source.close()
-    return play.report(count, 15.0), (time.perf_counter() - start) * 1000 / count
+    return play.report(count, FPS), (time.perf_counter() - start) * 1000 / count
 
 
 def notes(seed: int, play: Play, skip: Callable[[int], bool] = lambda frame: False) -> list[str]:
@@ -34,6 +36,29 @@ def notes(seed: int, play: Play, skip: Callable[[int], bool] = lambda frame: Fal
             best = f"{event.candidates[0]} ({event.candidates[0].share:.3f})" if event.candidates else ""
             found.append(f"seed {seed} frame {observation.frame}: {verdict}, {event.kind} {best}{event.reason}")
     return found
+
+
+def swaps_said(log: dict, play: Play, totals: Counter) -> list[float]:
+    """Count in ``totals`` the swaps planted in a recording (``log``) and those ``play`` said as
+    contradictions while they lay; how soon each was said (s)."""
+    delays = []
+    for swap in (p for p in log["planted"] if p["kind"] == "swap"):
+        said = [o.frame for o, e in play.events if e.kind == CONTRADICTION and swap["still"] <= o.frame < swap["until"]]
+        totals["swaps"] += 1
+        totals["swaps_said"] += bool(said)
+        delays += [(said[0] - swap["still"]) / FPS] if said else []
+    return delays
+
+
+def swap_line(what: str, totals: Counter, delays: list[float]) -> str:
+    return (f"  {what} swapped: said as contradictions {totals['swaps_said']}/{totals['swaps']}"
+            + (f", after median {statistics.median(delays):.2f} s, longest {max(delays):.2f} s" if delays else ""))
+
+
+def during_swaps(log: dict) -> Callable[[int], bool]:
+    """Whether a frame shows a swap planted in a recording (``log``)."""
+    swaps = [(swap["still"], swap["until"]) for swap in log["planted"] if swap["kind"] == "swap"]
+    return lambda frame: any(a <= frame < b for a, b in swaps)
 
 
 def line(report: dict) -> str:

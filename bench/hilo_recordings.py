@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
-import statistics
 import tempfile
 from collections import Counter
 from pathlib import Path
@@ -32,12 +31,11 @@ import cv2
 
 from assistant import cli
 from assistant import settings as settings_mod
-from assistant.camera_policy import CONTRADICTION
 from assistant.commands.watch import Play, card_watcher
 from engine.match import Match
 from vision.live import GameWatcher
 from vision.synth.card_recording import record
-from _watching import COUNTS, line, notes, summary, watched
+from _watching import COUNTS, during_swaps, line, notes, summary, swap_line, swaps_said, watched
 
 def players_of(seed: int) -> int:
     return 2 + seed % 5
@@ -68,24 +66,17 @@ def main() -> None:
             with tempfile.TemporaryDirectory() as recording:
                 log, report, play, ms = play_round(seed, state, Path(recording))
             totals.update({key: report[key] for key in COUNTS})
-            for swap in (p for p in log["planted"] if p["kind"] == "swap"):
-                said = [o.frame for o, e in play.events
-                        if e.kind == CONTRADICTION and swap["still"] <= o.frame < swap["until"]]
-                totals["swaps"] += 1
-                totals["swaps_said"] += bool(said)
-                delays += [(said[0] - swap["still"]) / 15.0] if said else []
+            delays += swaps_said(log, play, totals)
             for hold in (p for p in log["planted"] if p["kind"] == "hold"):
                 totals["holds"] += 1
                 totals["hold_events"] += sum(hold["still"] <= o.frame < hold["until"] for o, _ in play.events)
             latencies.append(report["latency_s_median"])
             read_ms.append(ms)
             print(f"seed {seed} ({players_of(seed)} players): " + line(report) + f"; latency {report['latency_s_median']} s; {ms:.1f} ms a frame", flush=True)
-            swaps = [(swap["still"], swap["until"]) for swap in log["planted"] if swap["kind"] == "swap"]
-            misread += notes(seed, play, lambda frame: any(a <= frame < b for a, b in swaps))
+            misread += notes(seed, play, during_swaps(log))
     print(f"Hilo, {args.rounds} rounds (seeds {args.first_seed}-{args.first_seed + args.rounds - 1}): "
           + summary(totals, latencies, read_ms))
-    print(f"  two cards of a grid swapped: said as contradictions {totals['swaps_said']}/{totals['swaps']}"
-          + (f", after median {statistics.median(delays):.2f} s, longest {max(delays):.2f} s" if delays else ""))
+    print(swap_line("two cards of a grid", totals, delays))
     print(f"  a drawn card held still over the grid: {totals['holds']} times, {totals['hold_events']} events meanwhile")
     for note in misread:
         print(f"    {note}")

@@ -7,11 +7,13 @@ and 1000-1005 were looked at while building, 3000 on were not) are filmed by
 ``vision/synth/holdup_recording.py`` into a temporary folder and played through the loop of
 ``table-assistant watch holdup FRAMES --truth truth.json`` in process: the synthetic deck enrolled
 as `calibrate cards --game holdup --synthetic` does, the card reader on the mat and the dice reader
-in its dice zone, ``Play`` judging each event against the truth. Printed per game and in all: the
-steps the camera should see (the deal's cards, each roll, each move of the cards up to a still
-table), applied right, applied wrong, offered right, missed, contradictions, the median latency
-from a still table's first frame to its event, the ms per frame (one thread); then each event not
-applied right, with what the camera said.
+in its dice zone, ``Play`` judging each event against the truth. One still table in ten is
+followed by two cards of a row swapped for a second, then put back (no move explains it). Printed
+per game and in all: the steps the camera should see (the deal's cards, each roll, each move of
+the cards up to a still table), applied right, applied wrong, offered right, missed,
+contradictions, the median latency from a still table's first frame to its event, the ms per
+frame (one thread); the swaps said as contradictions, and how soon (target: within 1 s); then each
+other event not applied right, with what the camera said.
 
     .venv/bin/python bench/holdup_recordings.py [--games 20] [--turns N] [--first-seed 1000]
 """
@@ -32,17 +34,18 @@ from assistant.commands.watch import Play, game_watcher
 from engine.holdup.game import HoldUpGame
 from engine.match import Match
 from vision.synth.holdup_recording import record
-from _watching import COUNTS, line, notes, summary, watched
+from _watching import COUNTS, during_swaps, line, notes, summary, swap_line, swaps_said, watched
 
 
-def play_game(seed: int, players: int, turns: int | None, state: Path, folder: Path) -> tuple[dict, Play, float]:
-    record(players, seed, folder, turns)
+def play_game(seed: int, players: int, turns: int | None, state: Path,
+              folder: Path) -> tuple[dict, dict, Play, float]:
+    log = record(players, seed, folder, turns, events=("swap",))
     settings = settings_mod.load(overrides={"app.state_dir": str(state)})
     truth = Match.load(folder / "truth.json")
     watcher = game_watcher(settings, HoldUpGame)
     play = Play(Match(truth.game, truth.players), truth, settings["camera.auto_apply"], watcher.reads)
     report, ms = watched(folder / "frames", watcher, play)
-    return report, play, ms
+    return log, report, play, ms
 
 
 def main() -> None:
@@ -52,7 +55,7 @@ def main() -> None:
     parser.add_argument("--first-seed", type=int, default=1000)
     args = parser.parse_args()
     cv2.setNumThreads(1)
-    totals, latencies, frame_ms, misread = Counter(), [], [], []
+    totals, latencies, frame_ms, misread, delays = Counter(), [], [], [], []
     with tempfile.TemporaryDirectory() as name:
         state = Path(name) / "state"
         with contextlib.redirect_stdout(io.StringIO()):
@@ -60,15 +63,17 @@ def main() -> None:
         for seed in range(args.first_seed, args.first_seed + args.games):
             players = 3 + seed % 3
             with tempfile.TemporaryDirectory() as recording:
-                report, play, ms = play_game(seed, players, args.turns, state, Path(recording))
+                log, report, play, ms = play_game(seed, players, args.turns, state, Path(recording))
             totals.update({key: report[key] for key in COUNTS})
+            delays += swaps_said(log, play, totals)
             latencies.append(report["latency_s_median"])
             frame_ms.append(ms)
             print(f"seed {seed} ({players} players): " + line(report)
                   + f"; latency {report['latency_s_median']} s; {ms:.1f} ms a frame", flush=True)
-            misread += notes(seed, play)
+            misread += notes(seed, play, during_swaps(log))
     print(f"Hold Up, {args.games} games (seeds {args.first_seed}-{args.first_seed + args.games - 1}"
           + (f", first {args.turns} turns" if args.turns else "") + "): " + summary(totals, latencies, frame_ms))
+    print(swap_line("two cards of a row", totals, delays))
     for note in misread:
         print(f"    {note}")
 

@@ -13,9 +13,10 @@ photographed by one fixed camera (``vision.synth.card_recording.MatFilm``); the 
 synthetic deck that ``calibrate cards --game holdup --synthetic`` enrols. It writes
 ``out/frames/frame_NNNNN.jpg``, the match (``out/truth.json``, for ``table-assistant watch holdup
 out/frames --truth out/truth.json``) and ``out/recording.json``: each still table's first frame
-and the truth's actions it shows done.
+and the truth's actions it shows done, and the events planted (two cards of a row swapped: no
+move of Hold Up explains it; the camera should say so).
 
-    python -m vision.synth.holdup_recording OUT --seed N --players 3..5 [--turns N]
+    python -m vision.synth.holdup_recording OUT --seed N --players 3..5 [--turns N] [--events swap]
 """
 from __future__ import annotations
 
@@ -33,7 +34,7 @@ from engine import registry
 from engine.holdup.actions import Place
 from engine.match import Match
 from assistant.reconcile_holdup import table
-from vision.synth.card_recording import NAMES, MatFilm, Shots
+from vision.synth.card_recording import NAMES, SWAP_EVERY, MatFilm, Shots
 from vision.synth.recording import DIE_PX, die_sprite, is_roll, paste
 
 DIE_MM = 18.0  # the side of a die on the mat
@@ -98,14 +99,27 @@ class DiceInZone:
         return np.clip(canvas, 0, 255).astype(np.uint8)
 
 
-def record(players: int, seed: int, out: str | Path, turns: int | None = None) -> dict[str, Any]:
+def record(players: int, seed: int, out: str | Path, turns: int | None = None,
+           events: Sequence[str] = ()) -> dict[str, Any]:
     """Play and film a game into ``out`` (its first ``turns`` turns when given); the recording's log
-    (also ``out/recording.json``)."""
+    (also ``out/recording.json``). With "swap" in ``events``, after one still table in
+    ``SWAP_EVERY`` (seeded) a hand swaps two different cards side by side in a row, which no move
+    allows, and puts them back a second later."""
     match = play_game(players, seed, turns)
     states, history = match.states(), match.history
     film = MatFilm(smallest_mat("holdup", players), seed)
     dice = DiceInZone(film, seed)
-    shots = Shots(film, out, {"game": "holdup", "players": players, "seed": seed})
+    rng = random.Random(seed + 1)
+    shots = Shots(film, out, {"game": "holdup", "players": players, "seed": seed, "planted": []})
+
+    def still(actions: int, cards: dict[str, Any]) -> None:
+        image = dice.on(film.table_image(cards))
+        shots.log["stills"].append({"actions": actions, "still": shots.shoot(image)})
+        swapped = swapped_row(cards) if "swap" in events else None
+        if swapped is not None and rng.random() < 1 / SWAP_EVERY:
+            planted = shots.shoot(dice.on(film.table_image(swapped)))
+            shots.log["planted"].append({"kind": "swap", "still": planted, "until": shots.shoot(image)})
+
     cards = table(states[0])
     for first, end in camera_steps(match):
         action = history[first]
@@ -113,11 +127,21 @@ def record(players: int, seed: int, out: str | Path, turns: int | None = None) -
             dice.throw([str(face) for face in (*states[first].dice, *action.faces)])
         else:
             cards = table(states[end])
-        shots.log["stills"].append({"actions": end, "still": shots.shoot(dice.on(film.table_image(cards)))})
+        still(end, cards)
         if is_roll(action) and table(states[end]) != cards:  # a fourth roll's dice are kept at once
             cards = table(states[end])
-            shots.log["stills"].append({"actions": end, "still": shots.shoot(dice.on(film.table_image(cards)))})
+            still(end, cards)
     return shots.done(match)
+
+
+def swapped_row(view: dict[str, Any]) -> dict[str, Any] | None:
+    """``view`` with the first two different cards side by side in a row swapped, or None."""
+    for number, row in enumerate(view["rows"]):
+        for k in range(len(row) - 1):
+            if row[k] != row[k + 1]:
+                swapped = [*row[:k], row[k + 1], row[k], *row[k + 2:]]
+                return {**view, "rows": [swapped if n == number else r for n, r in enumerate(view["rows"])]}
+    return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -126,8 +150,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--players", type=int, default=3, choices=range(3, 6))
     parser.add_argument("--turns", type=int, help="film only the first N turns")
+    parser.add_argument("--events", nargs="*", default=[], choices=("swap",), help="plant these events")
     args = parser.parse_args(argv)
-    log = record(args.players, args.seed, args.out, args.turns)
+    log = record(args.players, args.seed, args.out, args.turns, args.events)
     print(f"{log['frames']} frames, {len(log['stills'])} still tables")
     return 0
 
