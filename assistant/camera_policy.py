@@ -47,12 +47,37 @@ def judge(state: State, seen: Reading, auto_apply: float, stayed: int = 0) -> Ca
 
 def judge_cards(state: State, seen: CardView, auto_apply: float) -> CameraEvent | None:
     """The event for the cards ``seen`` (the card view of the game's module in ``CARD_READERS``)
-    in ``state``."""
+    in ``state``. Where cards lie on the mat off its places (``seen["off"]``) and nothing is sure,
+    that is said rather than guesses offered: their places show no card."""
     cards = CARD_READERS[state.game.id]
-    seen = cards.seats_in_play(state, seen)
+    off = seen.get("off", [])
+    seen = cards.seats_in_play(state, {key: value for key, value in seen.items() if key != "off"})
     if cards.nothing_new(state, seen):
         return None
-    return decide(cards.explain(state, seen), auto_apply, lambda: cards.why_unexplained(state, seen))
+    event = decide(cards.explain(state, seen), auto_apply, lambda: cards.why_unexplained(state, seen))
+    if off and event.kind != AUTO:
+        return CameraEvent(CONTRADICTION, (), off_the_places(off))
+    return event
+
+
+def off_the_places(off: Sequence[str]) -> Text:
+    """Cards lying on the mat off its places (the ids of the zones they lie by), in words."""
+    return tr("a card lies off its place, by {zones}: lay it in its place",
+              zones=listing([zone_words(zone) for zone in dict.fromkeys(off)]))
+
+
+def zone_words(zone: str) -> Text:
+    """A zone of a mat by its id ("grid.1", "row.2", "gv.0", "pile.2", "discard", "draw") in words."""
+    kind, _, number = zone.partition(".")
+    if kind == "grid":
+        return tr("player {number}'s grid", number=int(number) + 1)
+    if kind == "row":
+        return tr("row {row}", row=int(number))
+    if kind == "gv":
+        return tr("player {number}'s GV cards", number=int(number) + 1)
+    if kind == "pile":
+        return tr("player {number}'s pile", number=int(number) + 1)
+    return tr("the draw pile") if kind == "draw" else tr("the discard")
 
 
 def card_steps(states: Sequence[State], actions: Sequence[Action]) -> list[tuple[int, int]]:

@@ -24,6 +24,7 @@ from vision.card_detector import normals, outward_step
 _NEXT = np.array([1, 2, 3, 0])  # corner i + 1
 _PREV = np.array([3, 0, 1, 2])  # corner i - 1
 RIM_SPREAD = 1.5  # a side grown this many times as far as the others' median has missed its edge
+PLACE_REACH = 4.0  # pixels of the working copy: how far a card may lie off its place (~6 mm on an A1 mat)
 
 
 @dataclass(frozen=True)
@@ -271,6 +272,22 @@ def _grow(q: np.ndarray, gx, gy, params: DetectParams, steps: int = 12) -> np.nd
     shift = np.where(shift > RIM_SPREAD * middle + 0.5, middle, shift)
     moved, ok = _move_sides(q, shift)
     return moved[ok & np.all(best >= params.edge_min, axis=1)]
+
+
+def snap_outlines(frame: np.ndarray, quads: np.ndarray, params: DetectParams = DetectParams(),
+                  reach: float = PLACE_REACH) -> np.ndarray:
+    """Card outlines where a card is expected (``quads``, n x 4 x 2 frame pixels, e.g. a mat's
+    places) with each side moved onto the strongest edge within ``reach`` pixels of the working
+    copy (``detect_width``): the card as it lies, a little off its place."""
+    h, w = frame.shape[:2]
+    scale = min(1.0, params.detect_width / max(h, w))
+    small = cv2.resize(frame, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA) \
+        if scale < 1 else frame
+    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
+    gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3, scale=0.25)
+    gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3, scale=0.25)
+    snapped = _snap(_clockwise(np.asarray(quads, np.float32) * scale), gx, gy, params, reach)
+    return (snapped / scale).astype(np.float32)
 
 
 def _snap(q: np.ndarray, gx, gy, params: DetectParams, reach: float = 2.0) -> np.ndarray:

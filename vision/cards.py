@@ -151,13 +151,23 @@ class CardReader:
              layout: MatLayout | None = None) -> list[CardReading]:
         """Every card in ``frame``; with the mat's pose and layout, only card-sized outlines
         (cards on a mat lie apart), otherwise also cards of which only a corner shows."""
-        readings = self._whole_cards(frame, pose, layout)
+        readings = self._classified(frame, self._candidates(frame, pose, layout), on_mat=pose is not None)
         if pose is None and self.params.partial_cards and self.model.corners is not None:
             readings += self._partial_cards(frame, readings)
         return readings
 
-    def _whole_cards(self, frame, pose, layout) -> list[CardReading]:
-        candidates = self._candidates(frame, pose, layout)
+    def read_places(self, frame: np.ndarray, places: Sequence[np.ndarray]) -> list[CardReading]:
+        """The cards lying on mat places where a reading found none (``places``: a card's corners
+        at each place, frame pixels): each place's outline moved onto the card's edges nearby and
+        read as a whole card (a card whose outline the detection lost: its rim against a white
+        margin, its panel cut in two by glare)."""
+        if not places:
+            return []
+        quads = card_detect.snap_outlines(frame, np.array(places, np.float32), self.params.detect)
+        return self._classified(frame, [portrait(q) for q in quads], on_mat=True)
+
+    def _classified(self, frame, candidates: list[np.ndarray], on_mat: bool) -> list[CardReading]:
+        """The candidate outlines that are cards (the likeliest of overlapping ones), read."""
         if not candidates:
             return []
         faces = rectify(frame, candidates)
@@ -179,7 +189,7 @@ class CardReader:
         if self.model.colours is not None and face_up:
             for k, p in zip(face_up, self.model.colours.proba(colour_features(faces[[chosen[k] for k in face_up]]))):
                 colours[k] = p
-        if pose is None and self.model.corners is not None and face_up:
+        if not on_mat and self.model.corners is not None and face_up:
             rows = [chosen[k] for k in face_up]
             values[rows] = self._with_indices(frame, [candidates[i] for i in rows], values[rows])
         return [self._reading(candidates[i], values[i], certainty[i], colours[k], backs[k])

@@ -5,11 +5,12 @@ play mat is found by its markers (the last pose found is kept while a hand hides
 read (``CardReader``) and laid out by zone (``vision.layout``) into a card view, every place with
 the probability of each label ("red 7", "ruby 5", "gv G", "face-down", "empty"), in the words of
 ``State.table_view()``: for Hilo each seat's grid and the discard; for Hold Up the three rows, the
-draw pile, each seat's GV cards and the top of its pile. A still frame where ``HAND_PLACES`` places show neither
-a card nor the bare mat (a hand held still over the grid, the drawn card in it) is no table at
-rest. A view is reported once, when ``agree`` readings in a row
-of the same still period show the same likeliest cards (their probabilities averaged), and not
-again while the table shows them.
+draw pile, each seat's GV cards and the top of its pile; and the cards lying off every place. A
+still frame where ``HAND_PLACES`` places show neither a card read nor the bare mat (a hand held
+still over the grid, the drawn card in it) is no table at rest; where fewer do, each is read once
+more as a card lying at that place (``CardReader.read_places``: a card whose outline the detection
+lost). A view is reported once, when ``agree`` readings in a row of the same still period show the
+same likeliest cards (their probabilities averaged), and not again while the table shows them.
 """
 from __future__ import annotations
 
@@ -64,23 +65,37 @@ def label_probabilities(reading: CardReading | None, cards: Collection[str] | No
     return {label: round(p / kept_total, 6) for label, p in kept}
 
 
+def off_places(unplaced: Sequence[CardReading], pose: MatPose, layout: MatLayout) -> list[str]:
+    """For each card lying on the mat but in none of its zones, the zone it lies nearest (its id,
+    sorted): a card pushed off its place, which its place no longer shows."""
+    if not unplaced:
+        return []
+    centres = pose.to_mm(np.array([r.centre for r in unplaced]))
+    places = [zone for zone in layout.zones if zone.kind != "dice"]
+    return sorted(min(places, key=lambda zone: np.hypot(x - zone.x, y - zone.y)).id for x, y in centres
+                  if 0 <= x <= layout.size[0] and 0 <= y <= layout.size[1])
+
+
 def hilo_card_view(readings: Sequence[CardReading], pose: MatPose, layout: MatLayout) -> dict[str, Any]:
-    """Each seat's grid (``shape`` and per place the label probabilities) and the discard's top."""
-    placed, _ = cards_by_zone(readings, pose, layout)
+    """Each seat's grid (``shape`` and per place the label probabilities), the discard's top, and
+    the cards off their places (``off_places``)."""
+    placed, unplaced = cards_by_zone(readings, pose, layout)
     players = []
     for zone in sorted((z for z in layout.zones if z.kind == "grid"), key=lambda z: z.seat):
         places = grid_places(zone, placed[zone.id])
         players.append({"shape": [len(places), len(places[0]) if places else 0],
                         "cells": [[label_probabilities(reading) for reading in row] for row in places]})
     discard = layout.zone("discard")
-    return {"players": players, "discard": label_probabilities(pile_top_reading(placed[discard.id], discard))}
+    return {"players": players, "discard": label_probabilities(pile_top_reading(placed[discard.id], discard)),
+            "off": off_places(unplaced, pose, layout)}
 
 
 def holdup_card_view(readings: Sequence[CardReading], pose: MatPose, layout: MatLayout,
                      cards: Collection[str] | None = None) -> dict[str, Any]:
     """The rows (row 1 first) and each seat's GV cards, left to right, the draw pile and each
-    seat's pile top, every place with its label probabilities (among ``cards``, when given)."""
-    placed, _ = cards_by_zone(readings, pose, layout)
+    seat's pile top, every place with its label probabilities (among ``cards``, when given); and
+    the cards off their places (``off_places``)."""
+    placed, unplaced = cards_by_zone(readings, pose, layout)
 
     def in_row(zone_id: str) -> list[dict[str, float]]:
         return [label_probabilities(reading, cards) for reading in row_readings(placed[zone_id], layout.zone(zone_id))]
@@ -91,7 +106,8 @@ def holdup_card_view(readings: Sequence[CardReading], pose: MatPose, layout: Mat
     seats = sorted({zone.seat for zone in layout.zones if zone.seat is not None})
     return {"rows": [in_row(f"row.{number}") for number in (1, 2, 3)],
             "draw_pile": {FACE_DOWN: 1.0} if placed["draw"] else {EMPTY: 1.0},
-            "players": [{"gv": in_row(f"gv.{seat}"), "pile_top": top(f"pile.{seat}")} for seat in seats]}
+            "players": [{"gv": in_row(f"gv.{seat}"), "pile_top": top(f"pile.{seat}")} for seat in seats],
+            "off": off_places(unplaced, pose, layout)}
 
 
 def card_view(readings: Sequence[CardReading], pose: MatPose, layout: MatLayout,
@@ -106,16 +122,19 @@ def card_view(readings: Sequence[CardReading], pose: MatPose, layout: MatLayout,
     raise KeyError(f"{layout.game} has no cards to lay out")
 
 
-def hidden_places(image: np.ndarray, pose: MatPose, layout: MatLayout, readings: Sequence[CardReading]) -> int:
-    """How many card places of the mat show neither a card read nor the bare mat: something lies
-    over them (a hand, a card held up over the grid)."""
+def hidden_places(image: np.ndarray, pose: MatPose, layout: MatLayout,
+                  readings: Sequence[CardReading]) -> list[np.ndarray]:
+    """The card places of the mat (a card's corners there, frame pixels) that show neither a card
+    read nor the bare mat: something lies over them (a hand, a card held up over the grid, a card
+    the reading missed)."""
     centres = pose.to_mm(np.array([r.centre for r in readings])) if readings else np.empty((0, 2))
-    unread = [pose.to_px(zone.card_corners(cell, 0.5)) for zone in layout.zones if zone.kind in ("grid", "pile", "row")
-              for cell in zone.cells() if not np.any(np.hypot(*(centres - (cell.x, cell.y)).T) < min(zone.card) / 2)]
+    unread = [(zone, cell) for zone in layout.zones if zone.kind in ("grid", "pile", "row") for cell in zone.cells()
+              if not np.any(np.hypot(*(centres - (cell.x, cell.y)).T) < min(zone.card) / 2)]
     if not unread:  # every place holds a card read (the bare mat's colour is not needed)
-        return 0
+        return []
     colour = bare_colour(image, pose, layout)
-    return sum(not shows_bare_mat(image, corners, colour) for corners in unread)
+    return [pose.to_px(zone.card_corners(cell)) for zone, cell in unread
+            if not shows_bare_mat(image, pose.to_px(zone.card_corners(cell, 0.5)), colour)]
 
 
 class CardWatcher:
@@ -145,9 +164,11 @@ class CardWatcher:
             return None
         pose, layout = self.mat
         readings = self.reader.read(image, pose, layout)
-        if hidden_places(image, pose, layout, readings) >= HAND_PLACES:  # a hand held still over the mat
+        hidden = hidden_places(image, pose, layout, readings)
+        if len(hidden) >= HAND_PLACES:  # a hand held still over the mat
             self._run = []
             return None
+        readings = readings + self.reader.read_places(image, hidden)  # a card whose outline was lost
         view = card_view(readings, pose, layout, self.cards)
         if self._run and likeliest(self._run[-1]) != likeliest(view):
             self._run = []

@@ -102,6 +102,18 @@ def test_a_card_read_between_two_is_offered_with_both_and_nothing_new_is_no_even
     assert judge_cards(states[end], read(states[end].table_view()), 0.98) is None
 
 
+def test_a_card_pushed_off_its_place_is_said_where_it_lies_when_nothing_explains_the_table():
+    match = play_round(2, 1)
+    state = next(s for s in reversed(match.states()) if s.phase == "turn")
+    seen = read(state.table_view())
+    seen["players"][1]["cells"][0][0] = {"empty": 1.0}  # the card lies beside its grid
+    event = judge_cards(state, {**seen, "off": ["grid.1"]}, 0.98)
+    assert event.kind == CONTRADICTION
+    assert str(event.reason) == "a card lies off its place, by player 2's grid: lay it in its place"
+    assert "lies off" not in str(judge_cards(state, seen, 0.98).reason)
+    assert judge_cards(state, {**read(state.table_view()), "off": []}, 0.98) is None
+
+
 def test_two_cards_of_a_grid_swapped_is_said_as_such_and_other_changes_by_place():
     match = play_round(2, 1)
     state = next(s for s in reversed(match.states()) if s.phase == "turn")

@@ -17,6 +17,7 @@ import vision.cards
 from vision.cards import (WIDTH_SOFTNESS, CardReader, CardReading, Missed, ReaderParams, _another_card, _lying_over,
                           _one_card, _opposite_indices, _read_by_both_indices, enrol, mix_widths)
 from vision.evaluate import Box, Found, match
+from vision.live_cards import hidden_places
 from vision.mat import MatLocator
 from vision.synth.cards import (CARD_MM, HILO_COLOURS, HILO_DECK, HILO_VALUES, enrolment_tables, hilo_table,
                                 scattered_cards, scattered_enrolment)
@@ -410,3 +411,23 @@ def test_a_card_read_whole_is_also_read_at_its_two_index_corners(index, expected
     read = reader._with_indices(np.full((300, 300, 3), 200, np.uint8), [quad], whole)
     assert ["queen", "king"][int(read[0, :2].argmax())] == expected
     assert corners.patches == 2 * len(vision.cards._NUDGES) * len(vision.cards.INDEX_SCALES)  # both, nudged, each width
+
+
+def test_a_card_is_read_at_its_place_and_only_places_that_show_something_are_looked_at(reader):
+    """The second look of the live loop at places where the detection found no card: each place's
+    outline, moved onto the card's edges, is read as a whole card."""
+    layout = mat_layout("hilo", "A2", 2)
+    zone = layout.zone("grid.0")
+    scene = hilo_table(layout, 74, shapes=((3, 3),), empty_rate=0.0)
+    pose = MatLocator(layout).locate(scene.frame)
+    lying = {card.cell: card.label for card in scene.cards if card.zone == "grid.0"}
+    found = reader.read_places(scene.frame, [pose.to_px(zone.card_corners(cell)) for cell in zone.cells()])
+    assert len(found) == len(lying) == 9
+    for cell in zone.cells():
+        centre = pose.to_px(np.array([[cell.x, cell.y]]))[0]
+        reading = min(found, key=lambda r: np.hypot(*(np.array(r.centre) - centre)))
+        assert reading.label == lying[(cell.row, cell.col)]
+    # Only places that show something are looked at again: a bare place's printed outline is no card to read.
+    bare = hilo_table(layout, 74, shapes=((3, 3),), empty_rate=1.0)  # every grid place empty
+    pose = MatLocator(layout).locate(bare.frame)
+    assert hidden_places(bare.frame, pose, layout, reader.read(bare.frame, pose, layout)) == []

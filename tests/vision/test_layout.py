@@ -70,10 +70,15 @@ def test_the_grid_is_read_from_the_seated_players_side():
     assert seen(readings, layout)["players"][0]["cells"] == [["red 1", "red 2"], ["red 3", "red 4"]]
 
 
-def test_a_card_off_the_zones_is_in_no_place():
+def test_a_card_off_the_zones_is_in_no_place_and_said_by_the_nearest():
     layout = mat_layout("hilo", "A2", 2)
-    view = seen([card_at(297.0, 380.0, "lime 4")], layout)
+    grid = layout.zone("grid.0")
+    off = card_at(grid.x - grid.w / 2 - 20, grid.y, "lime 4")  # pushed off the grid's outer side
+    beside = card_at(layout.size[0] + 50, grid.y, "red 1")  # on the table, beside the mat
+    view = seen([off, beside], layout)
     assert all(p["shape"] == [0, 0] for p in view["players"]) and view["discard"] == EMPTY
+    assert view["off"] == ["grid.0"]
+    assert seen([place(layout, "grid.0", 0, 0, "red 2")], layout)["off"] == []
 
 
 def test_hold_up_rows_gv_faces_and_piles():
@@ -92,7 +97,7 @@ def test_hold_up_rows_gv_faces_and_piles():
     assert view["rows"] == [["diamond 2", "ruby 5"], [], ["emerald 9", "ruby 1", "sapphire 4"]]
     assert [p["gv"] for p in view["players"]] == [["gv V", "gv G", "gv V"], [], ["gv G"]]
     assert [p["pile_top"] for p in view["players"]] == [EMPTY, "ruby 8", EMPTY]
-    assert view["draw_pile"] == FACE_DOWN
+    assert view["draw_pile"] == FACE_DOWN and view["off"] == []
 
 
 def test_games_without_cards_have_no_card_view():
