@@ -71,16 +71,8 @@ def find_quads(frame: np.ndarray, params: DetectParams = DetectParams(), select:
     """Card outlines in ``frame``, best supported first. Outlines that enclose two cards are
     dropped; with ``select`` only the best of overlapping outlines is kept, otherwise all of
     them are returned for a classifier to choose from."""
-    h, w = frame.shape[:2]
-    scale = min(1.0, params.detect_width / max(h, w))
-    small = cv2.resize(frame, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA) \
-        if scale < 1 else frame
-    if small.ndim == 2:
-        small = cv2.cvtColor(small, cv2.COLOR_GRAY2BGR)
-    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    scale, small, gray, gx, gy = _working_copy(frame, params)
     white = cv2.min(cv2.min(small[..., 0], small[..., 1]), small[..., 2])
-    gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3, scale=0.25)
-    gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3, scale=0.25)
     area = gray.shape[0] * gray.shape[1]
     lo, hi = params.min_area * area, params.max_area * area
 
@@ -117,6 +109,21 @@ def find_quads(frame: np.ndarray, params: DetectParams = DetectParams(), select:
     quads, support = quads[keep], support[keep]
     chosen = _select(quads, params.overlap, select)
     return [Quad((quads[i] / scale).astype(np.float32), float(support[i])) for i in chosen]
+
+
+def _working_copy(frame: np.ndarray, params: DetectParams) -> tuple[float, np.ndarray, np.ndarray, np.ndarray,
+                                                                       np.ndarray]:
+    """The frame scaled to ``detect_width`` (BGR), its scale, grey levels and their gradients."""
+    h, w = frame.shape[:2]
+    scale = min(1.0, params.detect_width / max(h, w))
+    small = cv2.resize(frame, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA) \
+        if scale < 1 else frame
+    if small.ndim == 2:
+        small = cv2.cvtColor(small, cv2.COLOR_GRAY2BGR)
+    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3, scale=0.25)
+    gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3, scale=0.25)
+    return scale, small, gray, gx, gy
 
 
 def _collect(mask: np.ndarray, lo: float, hi: float, aspect: tuple[float, float], outer: list | None,
@@ -279,13 +286,7 @@ def snap_outlines(frame: np.ndarray, quads: np.ndarray, params: DetectParams = D
     """Card outlines where a card is expected (``quads``, n x 4 x 2 frame pixels, e.g. a mat's
     places) with each side moved onto the strongest edge within ``reach`` pixels of the working
     copy (``detect_width``): the card as it lies, a little off its place."""
-    h, w = frame.shape[:2]
-    scale = min(1.0, params.detect_width / max(h, w))
-    small = cv2.resize(frame, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA) \
-        if scale < 1 else frame
-    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
-    gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3, scale=0.25)
-    gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3, scale=0.25)
+    scale, _, _, gx, gy = _working_copy(frame, params)
     snapped = _snap(_clockwise(np.asarray(quads, np.float32) * scale), gx, gy, params, reach)
     return (snapped / scale).astype(np.float32)
 
