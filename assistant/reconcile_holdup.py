@@ -30,10 +30,11 @@ from engine.core import Action, State
 from engine.holdup.actions import Draw, Flip, Keep, Place
 from engine.holdup.deck import Gem
 from engine.holdup.rules import plan_keep
-from engine.table import likeliest
+from engine.table import as_lying, likeliest
 from engine.text import Text, listing, tr
 from assistant.reconcile import Explanation
-from assistant.reconcile_cards import MAX_EXPANDED, MISREAD, NEGLIGIBLE, cut_steps, explanations, top_labels
+from assistant.reconcile_cards import (MAX_EXPANDED, MISREAD, NEGLIGIBLE, PLAUSIBLE, cut_steps, explanations,
+                                      top_labels)
 from assistant.reconcile_cards import seats_in_play  # noqa: F401 (Hold Up's view lists its players too)
 
 # {"rows": [[{label: p}]], "draw_pile": {label: p}, "players": [{"gv": [{label: p}] * 3, "pile_top": {label: p}}]}
@@ -163,8 +164,10 @@ def likelihood(seen: HoldUpView, view: Mapping[str, Any]) -> float:
 
 
 def nothing_new(state: State, seen: HoldUpView) -> bool:
-    """The reading shows the table as it is: each place's likeliest card the one lying there."""
-    return likeliest(seen) == table(state)
+    """The reading shows the table as it is: each place's likeliest card the one lying there, or
+    a face-up card read as another but not unlikely (``assistant.reconcile_cards.PLAUSIBLE``)."""
+    now = table(state)
+    return as_lying(seen, now, PLAUSIBLE) == now
 
 
 def explain(state: State, seen: HoldUpView) -> list[Explanation]:
@@ -180,7 +183,8 @@ def why_unexplained(state: State, seen: HoldUpView) -> Text | str:
     """What the reading shows that no move explains: cards captured while a row is short of the
     dice showing its number, more cards gone from a row than dice show its number, a row's cards
     in another order; else everything that changed."""
-    now, read = table(state), likeliest(seen)
+    now = table(state)
+    read = as_lying(seen, now, PLAUSIBLE)
     lost = {number: len(was) - len(cards) for number, (was, cards) in enumerate(zip(now["rows"], read["rows"]), 1)
             if len(cards) < len(was)}
     short = _short_row(state)

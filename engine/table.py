@@ -50,6 +50,24 @@ def likeliest(view: Any) -> Any:
     return view
 
 
+def as_lying(view: Any, table: Any, plausible: float) -> Any:
+    """``likeliest(view)``, except where a place's likeliest label is a face-up card and the
+    reading gives the face-up card that ``table`` (the table as the game has it) lays there at
+    least ``plausible`` times its probability: that place reads as the card lying there. No move
+    turns one face-up card into another and leaves the rest of the table as it was, so a card
+    read less surely than usual has not changed for that; a card turned over, taken away or laid
+    down still has."""
+    if is_place(view):
+        best = likeliest(view)
+        face_up = {best, table}.isdisjoint((FACE_DOWN, EMPTY)) and isinstance(table, str)
+        return table if face_up and view.get(table, 0.0) >= plausible * view[best] else best
+    if isinstance(view, Mapping) and isinstance(table, Mapping):
+        return {key: as_lying(value, table.get(key), plausible) for key, value in view.items()}
+    if isinstance(view, list) and isinstance(table, list) and len(view) == len(table):
+        return [as_lying(item, lying, plausible) for item, lying in zip(view, table)]
+    return likeliest(view)
+
+
 def is_place(node: Any) -> bool:
     """Whether ``node`` of a card view is one place read: label -> probability."""
     return isinstance(node, Mapping) and all(isinstance(p, float) for p in node.values())

@@ -102,6 +102,27 @@ def test_a_card_read_between_two_is_offered_with_both_and_nothing_new_is_no_even
     assert judge_cards(states[end], read(states[end].table_view()), 0.98) is None
 
 
+def test_a_face_up_card_read_as_another_but_plausibly_itself_has_not_changed():
+    match = play_round(2, 1)
+    state = next(s for s in reversed(match.states()) if s.phase == "turn")
+    view = state.table_view()
+    seat, row, col = next((seat, r, c) for seat, grid in enumerate(view["players"])
+                          for r, cells in enumerate(grid["cells"]) for c, label in enumerate(cells)
+                          if label not in (FACE_DOWN, "empty"))
+    lying = view["players"][seat]["cells"][row][col]
+    other = next(label for label in LABELS if label != lying)
+
+    def reading(place):
+        seen = read(view)
+        seen["players"][seat]["cells"][row][col] = place
+        return judge_cards(state, seen, 0.98)
+
+    assert reading({other: 0.8, lying: 0.2}) is None
+    said = reading({other: 0.99, lying: 0.01})
+    assert said.kind == CONTRADICTION and other in translate(said.reason, "en")
+    assert reading({FACE_DOWN: 0.8, lying: 0.2}) is not None  # a card turned over has changed
+
+
 def test_a_card_pushed_off_its_place_is_said_where_it_lies_when_nothing_explains_the_table():
     match = play_round(2, 1)
     state = next(s for s in reversed(match.states()) if s.phase == "turn")
