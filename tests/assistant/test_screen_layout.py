@@ -31,42 +31,68 @@ def session(ui):
 
 def check(ui, name, prepare=None):
     """Findings of the screen shown, in both languages and sizes; its screenshots, named.
-    ``prepare(screen)`` sets up the screen again once it is built in the other language. The
-    window is resized as little as can be (a resize costs a second here)."""
+    ``prepare(screen)`` sets up the screen again once it is built in the other language."""
+    prepared = set()
+
+    def show():
+        if prepare is not None and ui.app.language not in prepared:
+            prepared.add(ui.app.language)
+            prepare(ui.screen)
+    return check_all(ui, {name: show})
+
+
+def check_all(ui, shows):
+    """Findings of each screen of ``shows`` (its name -> a function that shows it), in both
+    languages and sizes; their screenshots, named. Each language and each size is set once for
+    all of them: a resize costs two seconds here, and a language builds every screen again."""
     from kivy.core.window import Window
 
     found = []
     for language, sizes in (("en", SIZES), ("fr", SIZES[::-1])):
         ui.app.set_language(language)
-        if prepare is not None:
-            prepare(ui.screen)
         for width, height in sizes:
             if tuple(Window.size) != (width, height):
                 ui.resize(width, height)
-            found += [f"{name} {language} {width}x{height}: {line}" for line in dict.fromkeys(findings(ui))]
-            ui.shot(f"gallery-{name}-{language}-{width}x{height}")
+            for name, show in shows.items():
+                show()
+                found += [f"{name} {language} {width}x{height}: {line}" for line in dict.fromkeys(findings(ui))]
+                ui.shot(f"gallery-{name}-{language}-{width}x{height}")
     ui.app.set_language("en")
     return found
 
 
-def reach(ui, session, game, players, reached, seed=1, pick=None, limit=3000, options=None):
+def reach(session, game, players, reached, seed=1, pick=None, limit=3000, options=None):
     """A new match of ``game`` (with ``options``) played with seeded moves (``pick(state, rng)``
-    or random ones) until ``reached(view)``, its advice worked out."""
-    session.new_match(game, [Player(name) for name in NAMES[:players]], options)
+    or random ones) until ``reached(view)``, on a session of the same store that no screen
+    shows and that gives no advice (each move shown and advised costs more than the rest of
+    the test): its id and its last move."""
+    behind = Session(session.store, advice=False)
+    behind.new_match(game, [Player(name) for name in NAMES[:players]], options)
     rng = random.Random(seed)
     for _ in range(limit):
-        view = session.view
+        view = behind.view
         if reached(view):
             break
         assert view.outcome is None, f"{game}: the game ended first"
-        state = session.position
+        state = behind.position
         action = (state.sample_chance(rng) if state.is_chance_node() else
                   (pick(state, rng) if pick else None) or rng.choice(state.legal_actions()))
-        session.play(action)
+        behind.play(action)
     else:
         raise AssertionError(f"{game}: not reached")
-    ui.wait(lambda: not session.view.advice_pending, timeout=60)
-    ui.frames(2)
+    return view.match_id, (behind.match.history[-1] if behind.match.history else None)
+
+
+def shown(ui, session, match_id, last):
+    """A function that shows the stored match ``match_id``, its ``last`` move taken back and
+    played again so that its screen says it, as it did when played."""
+    def show():
+        session.resume(match_id)
+        if last is not None:
+            session.undo()
+            session.play(last)
+        ui.wait(lambda: not session.view.advice_pending, timeout=60)  # findings() lays it out
+    return show
 
 
 def over(view):
@@ -147,11 +173,10 @@ def long_rows(state, rng):
 
 @pytest.mark.parametrize("game", list(GAMES))
 def test_game_screens(ui, session, game):
-    found = []
-    for name, players, reached, *options in GAMES[game]:
-        reach(ui, session, game, players, reached, pick=long_rows if game == "holdup" else None,
-              options=options[0] if options else None)
-        found += check(ui, f"{game}-{name}")
+    shows = {f"{game}-{name}": shown(ui, session, *reach(session, game, players, reached, options=options[0] if options
+                                                         else None, pick=long_rows if game == "holdup" else None))
+             for name, players, reached, *options in GAMES[game]}
+    found = check_all(ui, shows)
     assert not found, "\n".join(found)
 
 
