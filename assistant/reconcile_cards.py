@@ -27,7 +27,7 @@ from fractions import Fraction
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from engine.core import Action, State
-from engine.table import FACE_DOWN, as_lying, likeliest
+from engine.table import EMPTY, FACE_DOWN, as_lying, likeliest
 from engine.hilo.words import place as place_name
 from engine.text import Text, listing, tr
 from assistant.reconcile import Explanation
@@ -224,8 +224,8 @@ def explanations(found: Iterable[tuple[tuple[Action, ...], Any, float, float]], 
 
 
 def why_unexplained(state: State, seen: CardView) -> Text | str:
-    """What the reading shows that no move explains: two cards of a grid that changed places, or
-    else every place whose card changed."""
+    """What the reading shows that no move explains: two cards of a grid that changed places,
+    places of a grid that lost their card, or else every place whose card changed."""
     view = _table(state)
     read = as_lying(seen, view, PLAUSIBLE)
     changed, moved = [], []
@@ -247,4 +247,8 @@ def why_unexplained(state: State, seen: CardView) -> Text | str:
         who, ((r1, c1, _, _), (r2, c2, _, _)) = swaps[0]
         return tr("{player} swapped two cards of their grid ({first} and {second}): only one card moves in a turn",
                   player=who, first=place_name(r1, c1), second=place_name(r2, c2))
+    gone = [tr("{player}'s row {row}, column {column}", player=who, row=r + 1, column=c + 1)
+            for who, places in moved for r, c, _, after in places if after == EMPTY]
+    if gone and len(gone) == len(changed):  # a card pushed off its place, or off the mat
+        return tr("no card lies at {places}: lay it back in its place", places=listing(gone))
     return tr("{places} changed, and no move of Hilo explains it", places=listing(changed))

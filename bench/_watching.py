@@ -7,7 +7,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Callable
 
-from assistant.camera_policy import CONTRADICTION
+from assistant.camera_policy import AUTO, CONTRADICTION, OFFER
 from assistant.commands.watch import Play, watch
 from vision.capture import ImageFolderSource
 from vision.live import GameWatcher
@@ -55,10 +55,28 @@ def swap_line(what: str, totals: Counter, delays: list[float]) -> str:
             + (f", after median {statistics.median(delays):.2f} s, longest {max(delays):.2f} s" if delays else ""))
 
 
-def during_swaps(log: dict) -> Callable[[int], bool]:
-    """Whether a frame shows a swap planted in a recording (``log``)."""
-    swaps = [(swap["still"], swap["until"]) for swap in log["planted"] if swap["kind"] == "swap"]
-    return lambda frame: any(a <= frame < b for a, b in swaps)
+def offs_seen(log: dict, play: Play, totals: Counter) -> None:
+    """Count in ``totals`` the cards pushed half off their place in a recording (``log``), and
+    those while which ``play`` said a contradiction, offered a move, applied one (no move was
+    made) or stayed silent (the card still read at its place)."""
+    for off in (p for p in log["planted"] if p["kind"] == "off"):
+        kinds = {e.kind for o, e in play.events if off["still"] <= o.frame < off["until"]}
+        totals["offs"] += 1
+        totals["offs_said"] += CONTRADICTION in kinds
+        totals["offs_offered"] += OFFER in kinds
+        totals["offs_applied"] += AUTO in kinds
+        totals["offs_silent"] += not kinds
+
+
+def off_line(totals: Counter) -> str:
+    return (f"  a card pushed half off its place: {totals['offs']} times; said {totals['offs_said']}, "
+            f"offered {totals['offs_offered']}, applied {totals['offs_applied']}, silent {totals['offs_silent']}")
+
+
+def during_planted(log: dict) -> Callable[[int], bool]:
+    """Whether a frame shows a swap or a card off its place planted in a recording (``log``)."""
+    planted = [(p["still"], p["until"]) for p in log["planted"] if p["kind"] in ("swap", "off")]
+    return lambda frame: any(a <= frame < b for a, b in planted)
 
 
 def line(report: dict) -> str:

@@ -8,13 +8,15 @@ by ``vision/synth/card_recording.py`` into a temporary folder and played through
 ``table-assistant watch hilo FRAMES --truth truth.json`` in process: the synthetic deck enrolled
 as `calibrate cards --synthetic` does, ``CardWatcher`` on the frames, ``Play`` judging each event
 against the truth. One still table in ten (from the first turn) is followed by
-two face-up cards of a grid swapped for a second, then put back (no move explains it); before
-each drawn card is laid, the player holds it still over their grid for a second. Printed per
-round and in all: the steps the camera should see, applied right (auto_right), applied wrong,
+two face-up cards of a grid swapped for a second, then put back (no move explains it), and one
+in ten by a card of a grid's side column pushed half off its place for a second (no move at
+all); before each drawn card is laid, the player holds it still over their grid for a second.
+Printed per round and in all: the steps the camera should see, applied right (auto_right), applied wrong,
 offered right, missed, contradictions, the median latency from a still table's first frame to its
 event, and the ms per frame reading (one thread; only still frames are read); the swaps said as
-contradictions, and how soon (target: within 1 s); the events while a drawn card was held (target:
-none); then each other event not applied right, with what the camera said.
+contradictions, and how soon (target: within 1 s); what the camera did while a card lay off its
+place (said, offered, applied: target none, or silent); the events while a drawn card was held
+(target: none); then each other event not applied right, with what the camera said.
 
     .venv/bin/python bench/hilo_recordings.py [--rounds 20] [--first-seed 1000]
 """
@@ -35,7 +37,9 @@ from assistant.commands.watch import Play, card_watcher
 from engine.match import Match
 from vision.live import GameWatcher
 from vision.synth.card_recording import record
-from _watching import COUNTS, during_swaps, line, notes, summary, swap_line, swaps_said, watched
+from _watching import (COUNTS, during_planted, line, notes, off_line, offs_seen, summary, swap_line, swaps_said,
+                       watched)
+
 
 def players_of(seed: int) -> int:
     return 2 + seed % 5
@@ -43,7 +47,7 @@ def players_of(seed: int) -> int:
 
 def play_round(seed: int, state: Path, folder: Path) -> tuple[dict, dict, Play, float]:
     players = players_of(seed)
-    log = record(players, seed, folder, events=("swap", "hold"))
+    log = record(players, seed, folder, events=("swap", "hold", "off"))
     settings = settings_mod.load(overrides={"app.state_dir": str(state)})
     truth = Match.load(folder / "truth.json")
     play = Play(Match(truth.game, truth.players), truth, settings["camera.auto_apply"])
@@ -67,16 +71,18 @@ def main() -> None:
                 log, report, play, ms = play_round(seed, state, Path(recording))
             totals.update({key: report[key] for key in COUNTS})
             delays += swaps_said(log, play, totals)
+            offs_seen(log, play, totals)
             for hold in (p for p in log["planted"] if p["kind"] == "hold"):
                 totals["holds"] += 1
                 totals["hold_events"] += sum(hold["still"] <= o.frame < hold["until"] for o, _ in play.events)
             latencies.append(report["latency_s_median"])
             read_ms.append(ms)
             print(f"seed {seed} ({players_of(seed)} players): " + line(report) + f"; latency {report['latency_s_median']} s; {ms:.1f} ms a frame", flush=True)
-            misread += notes(seed, play, during_swaps(log))
+            misread += notes(seed, play, during_planted(log))
     print(f"Hilo, {args.rounds} rounds (seeds {args.first_seed}-{args.first_seed + args.rounds - 1}): "
           + summary(totals, latencies, read_ms))
     print(swap_line("two cards of a grid", totals, delays))
+    print(off_line(totals))
     print(f"  a drawn card held still over the grid: {totals['holds']} times, {totals['hold_events']} events meanwhile")
     for note in misread:
         print(f"    {note}")

@@ -34,7 +34,7 @@ from assistant.commands.watch import Play, game_watcher
 from engine.holdup.game import HoldUpGame
 from engine.match import Match
 from vision.synth.holdup_recording import record
-from _watching import COUNTS, during_swaps, line, notes, summary, swap_line, swaps_said, watched
+from _watching import COUNTS, during_planted, line, notes, summary, swap_line, swaps_said, watched
 
 
 def play_game(seed: int, players: int, turns: int | None, state: Path,
@@ -70,7 +70,7 @@ def main() -> None:
             frame_ms.append(ms)
             print(f"seed {seed} ({players} players): " + line(report)
                   + f"; latency {report['latency_s_median']} s; {ms:.1f} ms a frame", flush=True)
-            misread += notes(seed, play, during_swaps(log))
+            misread += notes(seed, play, during_planted(log))
     print(f"Hold Up, {args.games} games (seeds {args.first_seed}-{args.first_seed + args.games - 1}"
           + (f", first {args.turns} turns" if args.turns else "") + "): " + summary(totals, latencies, frame_ms))
     print(swap_line("two cards of a row", totals, delays))

@@ -5,7 +5,7 @@ import pytest
 
 from assistant.camera_policy import AUTO, CONTRADICTION, OFFER, judge_cards
 from assistant.i18n import translate
-from assistant.reconcile_cards import explain, still_steps
+from assistant.reconcile_cards import explain, still_steps, why_unexplained
 from engine import registry
 from engine.match import Match
 from engine.table import FACE_DOWN
@@ -121,6 +121,16 @@ def test_a_face_up_card_read_as_another_but_plausibly_itself_has_not_changed():
     said = reading({other: 0.99, lying: 0.01})
     assert said.kind == CONTRADICTION and other in translate(said.reason, "en")
     assert reading({FACE_DOWN: 0.8, lying: 0.2}) is not None  # a card turned over has changed
+
+
+def test_a_place_that_lost_its_card_is_named_and_the_card_asked_back():
+    match = play_round(2, 1)
+    state = next(s for s in reversed(match.states()) if s.phase == "turn")
+    seen = read(state.table_view())
+    seen["players"][1]["cells"][0][0] = {"empty": 1.0}  # pushed off the mat: no card anywhere near
+    reason = why_unexplained(state, seen)
+    assert translate(reason, "en") == "no card lies at player 2's row 1, column 1: lay it back in its place"
+    assert "reposez-la" in translate(reason, "fr")
 
 
 def test_a_card_pushed_off_its_place_is_said_where_it_lies_when_nothing_explains_the_table():

@@ -6,6 +6,7 @@ import pytest
 
 from assistant import cli
 from engine.match import Match
+from vision.synth import card_recording
 from vision.synth.card_recording import HAND_FRAMES, STILL_FRAMES, record
 
 TABLES = 7  # the table as dealt, the discard turned up, four setup reveals, the first turn
@@ -71,13 +72,22 @@ def test_without_an_enrolled_deck_it_says_how_to_enrol_one(filmed, tmp_path, cap
     assert code == 1 and err.count("\n") == 1 and "calibrate cards" in err
 
 
-def test_a_drawn_card_held_still_over_the_grid_is_not_a_table_at_rest(filmed, tmp_path, capsys):
+def test_a_drawn_card_held_still_over_the_grid_is_no_table_at_rest_and_a_card_pushed_off_its_place_no_move(
+        filmed, tmp_path, capsys, monkeypatch):
     _, _, state = filmed
-    log = record(2, 3, tmp_path, max_tables=TABLES, events=("hold",))  # the first turn draws a card
-    [held] = log["planted"]
-    assert held["kind"] == "hold" and held["until"] == log["stills"][-1]["still"]
+    monkeypatch.setattr(card_recording, "OFF_EVERY", 1)  # a card pushed off after every table at a turn
+    log = record(2, 3, tmp_path, max_tables=TABLES, events=("hold", "off"))  # the first turn draws a card
+    [held] = [p for p in log["planted"] if p["kind"] == "hold"]
+    offs = [p for p in log["planted"] if p["kind"] == "off"]
+    assert held["until"] == log["stills"][-1]["still"]
+    assert offs and offs[-1]["still"] > held["until"] and all(off["zone"].startswith("grid.") for off in offs)
     cli.main(["--set", f"app.state_dir={state}", "watch", "hilo", str(tmp_path / "frames"),
               "--truth", str(tmp_path / "truth.json"), "--json"])
     report = json.loads(capsys.readouterr().out)
-    assert report["contradictions"] == 0 and report["auto_wrong"] == 0 and report["missed"] == 0
+    assert report["auto_wrong"] == 0 and report["missed"] == 0
     assert not [e for e in report["events"] if held["still"] <= e["frame"] < held["until"]]
+    # a card off its place: nothing applied; said, if anything, as a card to lay (back) in its place
+    while_off = [e for e in report["events"] if any(off["still"] <= e["frame"] < off["until"] for off in offs)]
+    assert all(e["kind"] == "contradiction" and "in its place" in e["reason"] for e in while_off), while_off
+    assert while_off and any(off["widths"] > 1 for off in offs)  # a card pushed all out of its grid is said
+    assert report["contradictions"] == len(while_off)

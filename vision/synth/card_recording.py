@@ -10,10 +10,10 @@ with its perspective, uneven light and glare (``vision.synth.cards``). It writes
 ``out/frames/frame_NNNNN.jpg``, the match (``out/truth.json``, for ``table-assistant watch hilo
 out/frames --truth out/truth.json``) and ``out/recording.json``: each still table's first frame
 and the truth's actions it shows done, and the events planted (two cards of a grid swapped: a
-table no move explains). The cards are the synthetic deck that ``calibrate cards --synthetic``
-enrols.
+table no move explains; a card pushed half off its place: no move at all). The cards are the
+synthetic deck that ``calibrate cards --synthetic`` enrols.
 
-    python -m vision.synth.card_recording OUT --seed N --players 2..6 [--events swap hold]
+    python -m vision.synth.card_recording OUT --seed N --players 2..6 [--events swap hold off]
 """
 from __future__ import annotations
 
@@ -41,6 +41,10 @@ from vision.synth.cards import (MAT_PX_PER_MM, Photo, SynthCard, SynthScene, car
 FPS = 15
 HAND_FRAMES, STILL_FRAMES = 6, 15
 SWAP_EVERY = 10  # still tables, on average, between two planted swaps
+OFF_EVERY = 10   # and between two cards pushed off their place
+# How far a card is pushed off its place, in card widths: half out of the grid (the camera may
+# still read it at its place), or all of it
+PUSHED = (0.6, 1.2)
 HAND_BGR = (80, 110, 165)
 HELD_LARGER = 1.15  # a card held up over the mat, nearer the camera
 CAMERA = Photo(blur=(0.3, 0.8), noise=(1.5, 2.5), jpeg=(92, 92))  # one fixed camera: its faults are drawn once
@@ -84,19 +88,21 @@ class MatFilm:
         _, self.mm_to_px = photograph(self.mat, MAT_PX_PER_MM, layout.size, CAMERA, np.random.default_rng(seed))
         self.noise = np.random.default_rng(seed + 1)
 
-    def table_image(self, view: Mapping[str, Any]) -> np.ndarray:
-        """The table of ``view`` through the camera, without sensor noise."""
-        return self.scene(view).frame
+    def table_image(self, view: Mapping[str, Any], pushed: tuple[str, tuple, np.ndarray] | None = None) -> np.ndarray:
+        """The table of ``view`` through the camera, without sensor noise (a card ``pushed``: see ``scene``)."""
+        return self.scene(view, pushed).frame
 
-    def scene(self, view: Mapping[str, Any]) -> SynthScene:
+    def scene(self, view: Mapping[str, Any], pushed: tuple[str, tuple, np.ndarray] | None = None) -> SynthScene:
         """The table of ``view`` through the camera, without sensor noise, and where each card lies
-        in the frame."""
+        in the frame; the card at ``pushed``'s zone id and place moved by its offset (mm)."""
         image, cards = self.mat.copy(), []
         for label, zone, centre, place in laid_cards(self.layout, view):
             # each card's offset and turn drawn from the card and its place: a card left alone lies as it did
             key = f"{self.seed} {zone.id} {place} {label}".encode()
             rng = np.random.default_rng(int.from_bytes(hashlib.sha256(key).digest()[:8], "little"))
             angle = zone.rotation + rng.uniform(-3, 3) + 180 * rng.integers(2)
+            if pushed is not None and pushed[:2] == (zone.id, place):
+                centre = np.add(centre, pushed[2])
             corners = card_corners_mm(np.add(centre, rng.uniform(-2, 2, 2)), angle, self.layout.card)
             paste_card_image(image, label, corners * MAT_PX_PER_MM, rng)
             px = cv2.perspectiveTransform(corners[:, None], self.mm_to_px)[:, 0].astype(np.float32)
@@ -142,7 +148,9 @@ def record(players: int, seed: int, out: str | Path, max_tables: int | None = No
     ``events``, after one still table in ``SWAP_EVERY`` (seeded; from the first turn) a hand
     swaps two face-up cards of a grid, which no move allows, and puts them back a second later.
     With "hold", before each card drawn is laid, the player holds it still over their grid
-    for a second (nothing is to be concluded then)."""
+    for a second (nothing is to be concluded then). With "off", after one still table in
+    ``OFF_EVERY``, a hand pushes a card of a grid's side column off its place, out of the grid
+    (half or all of it: ``PUSHED``), and lays it back a second later."""
     match = play_round(players, seed)
     tables = still_tables(match)[:max_tables]
     if max_tables is not None:
@@ -171,6 +179,12 @@ def record(players: int, seed: int, out: str | Path, max_tables: int | None = No
         if swapped is not None and match.states()[done].phase == "turn" and rng.random() < 1 / SWAP_EVERY:
             still = shoot(film.table_image(swapped))
             log["planted"].append({"kind": "swap", "table": number, "still": still, "until": shoot(table)})
+        pushed = _pushed(film.layout, view, rng) if "off" in events and view["players"] else None
+        if pushed is not None and match.states()[done].phase == "turn" and rng.random() < 1 / OFF_EVERY:
+            still = shoot(film.table_image(view, pushed))
+            log["planted"].append({"kind": "off", "table": number, "zone": pushed[0], "place": list(pushed[1]),
+                                   "widths": round(float(np.linalg.norm(pushed[2])) / film.layout.card[0], 2),
+                                   "still": still, "until": shoot(table)})
     return shots.done(match)
 
 
@@ -253,13 +267,28 @@ def _swapped(view: Mapping[str, Any]) -> dict[str, Any] | None:
     return None
 
 
+def _pushed(layout: MatLayout, view: Mapping[str, Any], rng: random.Random) -> tuple[str, tuple, np.ndarray] | None:
+    """A card of a grid's left or right column (seeded) and how far to push it, out of the grid
+    (mm): its zone id, its place and the offset; None when no grid has a card there."""
+    grids = sorted((z for z in layout.zones if z.kind == "grid"), key=lambda z: z.seat)
+    sides = [(zone, cell) for zone, grid in zip(grids, view["players"]) for cell in zone.cells()
+             if cell.row < len(grid["cells"]) and cell.col < len(grid["cells"][cell.row])
+             and grid["cells"][cell.row][cell.col] != EMPTY and cell.col in (0, zone.cols - 1)]
+    if not sides:
+        return None
+    zone, cell = rng.choice(sides)
+    outwards = zone.axes()[0] * (1 if cell.col == zone.cols - 1 else -1)
+    return zone.id, (cell.row, cell.col), outwards * rng.choice(PUSHED) * zone.card[0]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("out")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--players", type=int, default=2, choices=range(2, 7))
     parser.add_argument("--tables", type=int, help="film only the first N still tables")
-    parser.add_argument("--events", nargs="*", default=[], choices=("swap", "hold"), help="plant these events")
+    parser.add_argument("--events", nargs="*", default=[], choices=("swap", "hold", "off"),
+                        help="plant these events")
     args = parser.parse_args(argv)
     log = record(args.players, args.seed, args.out, args.tables, args.events)
     print(f"{log['frames']} frames, {len(log['stills'])} still tables")
