@@ -29,18 +29,6 @@ def session(ui):
     ui.resize(800, 480)
 
 
-def check(ui, name, prepare=None):
-    """Findings of the screen shown, in both languages and sizes; its screenshots, named.
-    ``prepare(screen)`` sets up the screen again once it is built in the other language."""
-    prepared = set()
-
-    def show():
-        if prepare is not None and ui.app.language not in prepared:
-            prepared.add(ui.app.language)
-            prepare(ui.screen)
-    return check_all(ui, {name: show})
-
-
 def check_all(ui, shows):
     """Findings of each screen of ``shows`` (its name -> a function that shows it), in both
     languages and sizes; their screenshots, named. Each language and each size is set once for
@@ -107,23 +95,25 @@ def test_home_screens(ui, session):
     first.new_match("excape", ["Ana", "Ben", "Chloé"])
     first.play("roll 4 6")
     session.leave()
-    found = []
 
-    def new_game(game):
-        def prepare(home):
-            home.pick_game(game)
-            for name in NAMES[:3]:
-                home.toggle_player(name)
-        return prepare
+    def at_home(section, game=None):
+        """Shows the home screen's ``section``, with three players seated for ``game``."""
+        def show():
+            session.close_screen()
+            home = ui.screen
+            home.show(section)
+            if game is not None:
+                home.pick_game(game)
+                for player in list(home.seated):
+                    home.toggle_player(player.name)
+                for name in NAMES[:3]:
+                    home.toggle_player(name)
+        return show
 
-    for game in ("hilo", "excape", "holdup", "splitter"):
-        found += check(ui, f"home-{game}", new_game(game))
-    found += check(ui, "home-resume", lambda home: home.show("resume"))
-    found += check(ui, "home-results", lambda home: home.show("results"))
-    session.open_screen("settings")
-    found += check(ui, "settings")
-    session.open_screen("deck")
-    found += check(ui, "deck")
+    shows = {f"home-{game}": at_home("new", game) for game in ("hilo", "excape", "holdup", "splitter")}
+    shows |= {"home-resume": at_home("resume"), "home-results": at_home("results"),
+              "settings": lambda: session.open_screen("settings"), "deck": lambda: session.open_screen("deck")}
+    found = check_all(ui, shows)
     assert not found, "\n".join(found)
 
 
