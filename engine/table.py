@@ -59,7 +59,7 @@ def as_lying(view: Any, table: Any, plausible: float) -> Any:
     down still has."""
     if is_place(view):
         best = likeliest(view)
-        face_up = {best, table}.isdisjoint((FACE_DOWN, EMPTY)) and isinstance(table, str)
+        face_up = isinstance(table, str) and {best, table}.isdisjoint((FACE_DOWN, EMPTY))
         return table if face_up and view.get(table, 0.0) >= plausible * view[best] else best
     if isinstance(view, Mapping) and isinstance(table, Mapping):
         return {key: as_lying(value, table.get(key), plausible) for key, value in view.items()}
