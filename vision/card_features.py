@@ -132,7 +132,7 @@ def _glyph(card: np.ndarray) -> np.ndarray:
     printed value, or the central pips or picture), cropped and centred in a _GLYPH box."""
     h, w = card.shape
     middle = card[h * 2 // 9:h * 7 // 9, w // 6:w * 5 // 6]
-    _, mask = cv2.threshold(middle, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    threshold, mask = cv2.threshold(middle, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     mh, mw = mask.shape
     x, y, bw, bh, area = (stats[:, i] for i in range(5))
@@ -143,7 +143,13 @@ def _glyph(card: np.ndarray) -> np.ndarray:
         return out
     x0, y0 = x[inside].min(), y[inside].min()
     x1, y1 = (x + bw)[inside].max(), (y + bh)[inside].max()
-    crop = inside[labels[y0:y1, x0:x1]].astype(np.float32) * 255
+    # The ink's shades, not the mask: a faint or blurred value's mask fills the holes of an 8 or a 6,
+    # which its shades still show. Shades are measured from the paper around the value.
+    keep = cv2.dilate(inside[labels[y0:y1, x0:x1]].astype(np.uint8), np.ones((3, 3), np.uint8))
+    paper = float(np.median(middle[mask == 0])) if (mask == 0).any() else 0.0
+    # Half way at the threshold, full a threshold's depth beyond it: the texture of dark print is flat.
+    depth = max(threshold - paper, 1.0)
+    crop = np.clip((middle[y0:y1, x0:x1].astype(np.float32) - paper) * (127.5 / depth), 0, 255) * keep
     gh, gw = crop.shape
     s = min(_GLYPH[0] / gw, _GLYPH[1] / gh)
     nw, nh = max(1, round(gw * s)), max(1, round(gh * s))

@@ -12,7 +12,7 @@ from assistant.commands.print_mat import mat_layout
 from engine.table import FACE_DOWN, Card
 from vision.card_model import CardModel, EnrolmentError, Linear
 from vision.card_corners import Corner, card_corners, find_corners, index_patches, nudged
-from vision.card_features import portrait, rectify
+from vision.card_features import CARD_SIZE, part_slices, portrait, rectify, shape_features
 import vision.cards
 from vision.cards import (WIDTH_SOFTNESS, CardReader, CardReading, Missed, ReaderParams, _another_card, _lying_over,
                           _one_card, _opposite_indices, _read_by_both_indices, enrol, mix_widths)
@@ -20,7 +20,7 @@ from vision.evaluate import Box, Found, match
 from vision.live_cards import hidden_places
 from vision.mat import MatLocator
 from vision.synth.cards import (CARD_MM, HILO_COLOURS, HILO_DECK, HILO_VALUES, enrolment_tables, hilo_table,
-                                scattered_cards, scattered_enrolment)
+                                render_card, scattered_cards, scattered_enrolment)
 
 
 def boxes(scene):
@@ -431,3 +431,27 @@ def test_a_card_is_read_at_its_place_and_only_places_that_show_something_are_loo
     bare = hilo_table(layout, 74, shapes=((3, 3),), empty_rate=1.0)  # every grid place empty
     pose = MatLocator(layout).locate(bare.frame)
     assert hidden_places(bare.frame, pose, layout, reader.read(bare.frame, pose, layout)) == []
+
+
+
+def _face(label, scale=1.0, blur=0.0, glare=0.0):
+    """A card's face at CARD_SIZE, as a camera sees it from afar (``scale`` of the pixels across
+    it, softened by ``blur``) under glare (``glare`` of white over it)."""
+    face = cv2.resize(render_card(label)[0][..., :3], CARD_SIZE, interpolation=cv2.INTER_AREA)
+    if scale < 1:
+        small = (round(CARD_SIZE[0] * scale), round(CARD_SIZE[1] * scale))
+        face = cv2.resize(cv2.resize(face, small, interpolation=cv2.INTER_AREA), CARD_SIZE)
+    face = cv2.GaussianBlur(face, (0, 0), blur) if blur else face
+    return (face * (1 - glare) + 255 * glare).astype(np.uint8)
+
+
+@pytest.mark.parametrize("colour", HILO_COLOURS)
+def test_a_value_seen_small_soft_and_under_glare_still_looks_like_itself(colour):
+    """A pale value printed on a card's pale oval, seen small and soft, thresholds to one blob that
+    fills the holes of an 8 or a 6; the shades of its ink still show them."""
+    glyph = part_slices()[0]
+    for value, other in (("8", "0"), ("6", "4"), ("8", "4"), ("5", "8"), ("3", "1")):
+        seen, itself, look_alike = shape_features(np.stack(
+            [_face(f"{colour} {value}", scale=0.35, blur=2.0, glare=0.4), _face(f"{colour} {value}"),
+             _face(f"{colour} {other}")]))[:, glyph]
+        assert seen @ itself > seen @ look_alike, (value, other)
