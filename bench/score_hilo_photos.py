@@ -3,7 +3,7 @@
     .venv/bin/python bench/score_hilo_photos.py [--tables N]   (from the repository root)
 
 The synthetic deck is enrolled from three seeded photos (as `calibrate cards --synthetic` does),
-then N seeded finished tables of two or three players (every card face up; 3x3 grids mostly, also
+then N seeded finished tables of two to six players on the mats printed for them (every card face up; 3x3 grids mostly, also
 the shapes left after removals; perspective, uneven light, glare, blur, noise, JPEG) are each
 saved as a JPEG and scored as the command does, the round ended by seat ``seed % players``. A
 round is right when its scores, sums, doubling and removals are those of the grids laid and
@@ -30,7 +30,7 @@ from pathlib import Path  # noqa: E402
 import cv2  # noqa: E402
 
 from assistant import settings as settings_mod  # noqa: E402
-from assistant.commands.print_mat import mat_layout  # noqa: E402
+from assistant.commands.print_mat import mat_layout, smallest_mat  # noqa: E402
 from assistant.hilo_photos import score_photo  # noqa: E402
 from engine.hilo import DEFAULT_PALETTE, Palette, score_text  # noqa: E402
 from vision.cards import CardReader, ReaderParams, enrol  # noqa: E402
@@ -59,13 +59,14 @@ def main() -> None:
     reader = CardReader(model, params)
     palette = Palette.parse(DEFAULT_PALETTE)
     right = unscored = wrong = 0
+    by_players: Counter[int] = Counter()
     why: Counter[str] = Counter()
     cpu, wall = [], []
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "table.jpg"
         for seed in range(SEEDS, SEEDS + args.tables):
-            players = 2 + seed % 2
-            scene = hilo_table(mat_layout("hilo", "A2", players), seed, all_face_up=True, empty_rate=0.0)
+            players = 2 + seed % 5
+            scene = hilo_table(smallest_mat("hilo", players), seed, all_face_up=True, empty_rate=0.0)
             cv2.imwrite(str(path), scene.frame, [cv2.IMWRITE_JPEG_QUALITY, 92])
             w, c = time.perf_counter(), time.process_time()
             result = score_photo(str(path), lambda: reader, palette, ended_by=seed % players)
@@ -77,11 +78,13 @@ def main() -> None:
                 why.update(entry["why"].template for entry in result["unread"])
             elif all(result[k] == expected[k] for k in ROUND_KEYS):
                 right += 1
+                by_players[players] += 1
             else:
                 wrong += 1
     n = args.tables
-    print(f"score hilo --photo, {n} synthetic finished tables (2-3 players): {right / n:.1%} scored exactly "
+    print(f"score hilo --photo, {n} synthetic finished tables (2-6 players): {right / n:.1%} scored exactly "
           f"right, {unscored} not scored (a place unread), {wrong} scored wrong")
+    print("  scored right by players: " + ", ".join(f"{p}: {by_players[p]}/{len(range(p - 2, n, 5))}" for p in range(2, 7)))
     for template, count in why.most_common():
         print(f"  unread places: {count} x {template!r}")
     print(f"  per photo, 1 thread: median {statistics.median(cpu):.0f} ms CPU, {statistics.median(wall):.0f} ms wall "
