@@ -1,6 +1,6 @@
 """What the camera sees, for the camera screen: the camera's threads publish an immutable
-``Snapshot`` (the newest frame made small, the dice last read with their boxes, the stillness,
-the rates) that the screen polls; nobody waits on anybody. Imports no Kivy.
+``Snapshot`` (the newest frame made small, the dice and cards last read with their outlines, the
+stillness, the rates) that the screen polls; nobody waits on anybody. Imports no Kivy.
 """
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 
 from vision.dice import DieReading
+from vision.live_cards import label_probabilities
 
 MOVING, STILL, SETTLED = "moving", "still", "settled"
 PREVIEW_WIDTH = 640  # px of the frame shown (the screen scales it)
@@ -21,10 +22,21 @@ PREVIEW_EVERY_S = 0.2  # a new small frame at most this often: the screen polls 
 
 
 @dataclass(frozen=True)
+class SeenCard:
+    """A card read: its corners (frame pixels, clockwise), its likeliest label ("blue 7",
+    "face-down") and how sure the reader is of it."""
+
+    corners: np.ndarray
+    label: str
+    sure: float
+
+
+@dataclass(frozen=True)
 class Snapshot:
     image: np.ndarray | None = None  # the newest frame, PREVIEW_WIDTH wide, RGB, top row first
     size: tuple[int, int] = (0, 0)  # the camera frame's (width, height): the dice's boxes are in its pixels
     dice: tuple[DieReading, ...] = ()  # the last reading of a still table (none while it moves)
+    cards: tuple[SeenCard, ...] = ()  # the cards on the play mat, likewise
     stillness: str = ""  # MOVING, STILL (being read), SETTLED (read and agreed); "" before the reader runs
     fps: float = 0.0  # frames a second from the camera
     loop_fps: float = 0.0  # frames a second the reader's loop took (the others were dropped)
@@ -60,6 +72,7 @@ class CameraFeed:
         self._shown_at: float | None = None
         self._read: tuple[DieReading, ...] | None = None  # read since the last frame fed
         self._settled = False
+        self._cards_read: tuple = ()  # the card watcher's readings shown
 
     def _publish(self, **changes) -> None:
         with self._lock:
@@ -113,6 +126,33 @@ class CameraFeed:
         else:
             stillness = MOVING  # quiet, but not for long enough yet
         self._publish(dice=dice, stillness=stillness, loop_fps=self._loop_rate.tick(self._clock()))
+
+
+    def cards_fed(self, watcher, alone: bool) -> None:
+        """``watcher`` (a vision.live_cards.CardWatcher, or None where no card is read) has taken a
+        frame (on the reader's thread); ``alone``: no dice are read, so the stillness, the loop's
+        rate and the time a read takes are the cards'."""
+        readings = watcher.readings if watcher is not None else ()
+        changes = {}
+        if readings is not self._cards_read:
+            self._cards_read = readings
+            changes["cards"] = tuple(seen_card(reading, watcher.cards) for reading in readings)
+        if alone and watcher is not None:
+            gate = watcher.gate
+            changes.update(
+                stillness=MOVING if gate.motion > gate.moving_fraction or not readings
+                else SETTLED if watcher.settled else STILL,
+                read_ms=watcher.read_ms, loop_fps=self._loop_rate.tick(self._clock()))
+        if changes:
+            self._publish(**changes)
+
+
+def seen_card(reading, cards=None) -> SeenCard:
+    """A vision.cards.CardReading as the view shows it: its likeliest label among the deck's
+    ``cards`` (any, when None), as sure as the live loop takes it to be."""
+    labels = label_probabilities(reading, cards)
+    label = max(labels, key=labels.get)
+    return SeenCard(reading.corners, label, labels[label])
 
 
 def corrected(die: DieReading, face: str) -> DieReading:

@@ -14,6 +14,7 @@ same likeliest cards (their probabilities averaged), and not again while the tab
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any, Collection, Mapping, Sequence
 
@@ -149,13 +150,20 @@ class CardWatcher:
         self._still_since = 0
         self._run: list[dict[str, Any]] = []  # this still period's readings that agree, so far
         self._reported: dict[str, Any] | None = None
+        self.readings: tuple[CardReading, ...] = ()  # the cards of the last still frame read (none while moving)
+        self.read_ms = 0.0  # how long that read took
+
+    @property
+    def settled(self) -> bool:
+        """This still period's cards are agreed (reported, or the same as reported before)."""
+        return len(self._run) >= self.agree
 
     def feed(self, index: int, image: np.ndarray) -> CardObservation | None:
         """Take frame ``index``; the observation the first time a still table's cards are settled."""
         still = self.gate.update(image)
         if self.gate.motion > self.gate.moving_fraction:
-            self._still_since, self._run = index, []
-        if not still or (self._run and len(self._run) >= self.agree):
+            self._still_since, self._run, self.readings = index, [], ()
+        if not still or self.settled:
             return None
         found = find_mat(image, self.layouts)
         if found is not None:
@@ -163,13 +171,15 @@ class CardWatcher:
         if self.mat is None:
             return None
         pose, layout = self.mat
+        start = time.perf_counter()
         readings = self.reader.read(image, pose, layout)
         hidden = hidden_places(image, pose, layout, readings)
         if len(hidden) >= HAND_PLACES:  # a hand held still over the mat
-            self._run = []
+            self._run, self.readings = [], tuple(readings)
             return None
         readings = readings + self.reader.read_places(image, hidden)  # a card whose outline was lost
         view = card_view(readings, pose, layout, self.cards)
+        self.readings, self.read_ms = tuple(readings), (time.perf_counter() - start) * 1000
         if self._run and likeliest(self._run[-1]) != likeliest(view):
             self._run = []
         self._run.append(view)

@@ -310,6 +310,7 @@ class Devices:
                         empty = []
                     continue
             seen = live.feed(frame.index, frame.image)
+            self.feed.cards_fed(live.cards, alone=live.dice is None)
             if live.dice is not None:
                 dice = next((o for o in seen if isinstance(o, Observation)), None)
                 self.feed.fed(watcher, dice.dice if dice else None)

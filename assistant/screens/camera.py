@@ -1,5 +1,5 @@
-"""The camera's view: the live frame with each die's box, face and sureness, the stillness, the
-frame rates and the reader's time per read. A tap on a die's box, then on the face it shows,
+"""The camera's view: the live frame with each die's box, face and sureness, each card's outline,
+value and sureness on a play mat, the stillness, the frame rates and the reader's time per read. A tap on a die's box, then on the face it shows,
 corrects a misread die: the corrected reading is judged as the camera's own readings are and
 handed to the session (applied, offered or said). The frame comes from the app's ``camera_feed``,
 polled with the clock: the camera's threads never touch the widgets.
@@ -21,6 +21,7 @@ from assistant.screens import palette, screen_name
 from assistant.screens.game import SuggestionButton  # noqa: F401  (the kv's rows of offers)
 from assistant.screens.widgets import HidesTouches, TouchButton, fit_children
 from assistant.views import GAME, ViewState
+from engine.table import FACE_DOWN
 from engine.text import tr
 
 POLL_S = 0.2
@@ -29,6 +30,7 @@ POLL_S = 0.2
 class CameraScreen(Screen):
     status_text = StringProperty("")
     note_text = StringProperty("")  # instead of the frame: no camera, or not yet, or lost
+    cards_only = BooleanProperty(False)  # cards are read, no dice
     picking = NumericProperty(-1)  # the die whose face the players are choosing
     pick_text = StringProperty("")
     face_rows = ListProperty([])
@@ -92,6 +94,8 @@ class CameraScreen(Screen):
         if snapshot.dice is not self._read and self.picking < 0:
             self._read = self.dice = snapshot.dice
             picture.place(self.dice)
+        picture.place_cards(snapshot.cards)
+        self.cards_only = bool(snapshot.cards) and not snapshot.dice
         if snapshot.image is None:
             self.note_text = app.tr("No camera found: enter dice and cards by touch. "
                                     "`table-assistant doctor` says what is missing.") if snapshot.lost \
@@ -146,7 +150,8 @@ class CameraScreen(Screen):
 
 
 class CameraPicture(Widget):
-    """The frame, as large as fits, and a box over each die (frame pixels mapped to the widget)."""
+    """The frame, as large as fits, an outline over each card and a box over each die (frame
+    pixels mapped to the widget)."""
 
     screen = ObjectProperty(None, allownone=True)
     texture = ObjectProperty(None, allownone=True)
@@ -159,7 +164,11 @@ class CameraPicture(Widget):
         self._image = None
         self._frame = (0, 0)
         self._dice: tuple = ()
+        self._cards: tuple = ()
         self._selected = -1
+        self._card_layer, self._dice_layer = Widget(), Widget()  # the dice drawn and touched over the cards
+        self.add_widget(self._card_layer)
+        self.add_widget(self._dice_layer)
         self.bind(pos=self._layout, size=self._layout, texture=self._layout)
 
     def show(self, image, frame_size) -> None:
@@ -183,20 +192,41 @@ class CameraPicture(Widget):
         self._dice, self._selected = dice, selected
         self._layout()
 
+    def place_cards(self, cards: tuple) -> None:
+        """``cards``: assistant.camera_feed.SeenCard's."""
+        if cards is not self._cards:
+            self._cards = cards
+            self._layout()
+
     def _layout(self, *_) -> None:
         if self.texture is not None and self.width > 0 and self.height > 0:
             tw, th = self.texture.size
             scale = min(self.width / tw, self.height / th)
             self.picture_size = [tw * scale, th * scale]
             self.picture_pos = [self.x + (self.width - tw * scale) / 2, self.y + (self.height - th * scale) / 2]
-        boxes = fit_children(self, len(self._dice) if self.texture is not None else 0, DieBox)
-        if not boxes or not self._frame[0]:
+        shown = self.texture is not None and self._frame[0] > 0
+        boxes = fit_children(self._dice_layer, len(self._dice) if shown else 0, DieBox)
+        outlines = fit_children(self._card_layer, len(self._cards) if shown else 0, CardOutline)
+        if not shown:
             return
+        app = App.get_running_app()
         k = self.picture_size[0] / self._frame[0]
         left, top = self.picture_pos[0], self.picture_pos[1] + self.picture_size[1]
-        least = 48 * App.get_running_app().scale
+
+        def on_screen(points) -> list[tuple[float, float]]:
+            return [(left + x * k, top - y * k) for x, y in points.tolist()]
+
+        for outline, card in zip(outlines, self._cards):
+            corners = on_screen(card.corners)
+            outline.corners = [c for corner in corners for c in corner]
+            outline.center = (sum(x for x, _ in corners) / 4, sum(y for _, y in corners) / 4)
+            # the value alone (a card is narrow on a small screen; its colour shows in the frame)
+            value = app.tr("back") if card.label == FACE_DOWN else card.label.split(" ", 1)[-1]
+            outline.text = f"{value}\n{round(100 * card.sure)}%"
+            outline.rgba = _sureness_colour(card.sure)
+        least = 48 * app.scale
         for index, (box, die) in enumerate(zip(boxes, self._dice)):
-            corners = [(left + x * k, top - y * k) for x, y in die.corners().tolist()]
+            corners = on_screen(die.corners())
             box.corners = [c for corner in corners for c in corner]
             xs, ys = [x for x, _ in corners], [y for _, y in corners]
             box.label_y = max(ys)
@@ -205,9 +235,20 @@ class CameraPicture(Widget):
             box.center = (left + die.x * k, top - die.y * k)
             sure = die.faces[die.face]
             box.text = f"{die.face} {round(100 * sure)}%"
-            box.rgba = palette.EXPLAIN if index == self._selected else (
-                palette.GOOD if sure >= 0.9 else palette.ACCENT if sure >= 0.6 else palette.BAD)
+            box.rgba = palette.EXPLAIN if index == self._selected else _sureness_colour(sure)
             box.index, box.screen = index, self.screen
+
+
+def _sureness_colour(sure: float) -> tuple:
+    return palette.GOOD if sure >= 0.9 else palette.ACCENT if sure >= 0.6 else palette.BAD
+
+
+class CardOutline(Widget):
+    """A card read on the play mat: its outline, and its value (or back) and sureness in its middle."""
+
+    corners = ListProperty([])
+    text = StringProperty("")
+    rgba = ColorProperty(palette.GOOD)
 
 
 class DieBox(HidesTouches, ButtonBehavior, Widget):

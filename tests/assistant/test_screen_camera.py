@@ -161,3 +161,45 @@ def test_the_kiosks_camera_threads_feed_the_view_while_it_plays_the_roll(ui, ses
     assert session.view.last == "roll 3 5" and ui.view.screen == "camera"
     assert ui.app.message_text == "Camera: Table: rolled 3 and 5"
     ui.shot("camera-view-live")
+
+
+def test_the_cards_read_on_a_hilo_mat_are_outlined_with_their_names_and_sureness(ui, tmp_path, monkeypatch):
+    from assistant import settings
+    from assistant.commands.calibrate_cards import enrol_synthetic_deck
+    from assistant.commands.print_mat import smallest_mat
+    from assistant.commands.watch import card_watcher
+    from engine.table import FACE_DOWN
+    from vision.synth.cards import hilo_table
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    config = settings.load(overrides={"app.state_dir": str(tmp_path / "state")})
+    enrol_synthetic_deck(config)
+    watcher = card_watcher(config, "hilo")
+    session = ui.use(Session(Store(IN_MEMORY), advice=False))
+    session.new_match("hilo", ["Ana", "Ben"])
+    scene = hilo_table(smallest_mat("hilo", 2), seed=5)
+    feed = ui.app.camera_feed = CameraFeed(auto_apply=0.98)
+    try:
+        feed.show(scene.frame)
+        for index in range(6):
+            watcher.feed(index, scene.frame)
+            feed.cards_fed(watcher, alone=True)
+        assert feed.snapshot.stillness == SETTLED
+        open_camera(ui)
+        assert ui.screen.status_text.startswith("table settled · camera 0 fps · reader ")
+        outlines = ui.widgets("CardOutline")
+        values = sorted(outline.text.split("\n")[0] for outline in outlines)
+        assert values == sorted("back" if card.label == FACE_DOWN else card.label.split()[1] for card in scene.cards)
+        assert all(int(outline.text.split("\n")[1].rstrip("%")) >= 50 for outline in outlines)
+        assert ui.screen.cards_only
+        ui.shot("camera-view-cards")
+
+        moved = scene.frame[::-1].copy()  # the table moves: nothing is shown as read until it is still again
+        watcher.feed(6, moved)
+        feed.cards_fed(watcher, alone=True)
+        ui.settle(0.3)
+        assert ui.widgets("CardOutline") == [] and ui.screen.status_text.startswith("table moving")
+    finally:
+        ui.app.camera_feed = None
+        session.close_screen()
+        ui.frames()
