@@ -60,8 +60,8 @@ class Rate:
 
 
 class CameraFeed:
-    """The holder between the camera's threads (``show``, ``timed``, ``fed``, ``status``) and
-    the camera screen (``snapshot``, ``auto_apply``)."""
+    """The holder between the camera's threads (``show``, ``timed``, ``fed``, ``cards_fed``,
+    ``status``) and the camera screen (``snapshot``, ``auto_apply``)."""
 
     def __init__(self, auto_apply: float, clock: Callable[[], float] = time.monotonic):
         self.auto_apply = auto_apply  # what a corrected reading needs to be applied (camera.auto_apply)
