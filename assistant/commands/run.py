@@ -221,7 +221,7 @@ class Devices:
             self._camera_done.set()
         elif status is CameraStatus.LOST and not self._camera_missing:
             self._camera_missing = True
-            app.post_notice(tr("Camera lost: enter dice by touch."), "camera")
+            app.post_notice(tr("Camera lost: enter dice and cards by touch."), "camera")
         elif status is CameraStatus.LIVE and self._camera_missing:
             self._camera_missing = False
             app.post_notice(tr("Camera back."), "camera")

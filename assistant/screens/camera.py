@@ -101,7 +101,7 @@ class CameraScreen(Screen):
                                     "`table-assistant doctor` says what is missing.") if snapshot.lost \
                 else app.tr("Waiting for the camera...")
         else:
-            self.note_text = app.tr("Camera lost: enter dice by touch.") if snapshot.lost else ""
+            self.note_text = app.tr("Camera lost: enter dice and cards by touch.") if snapshot.lost else ""
         self.status_text = app.tr("{stillness} · camera {fps} fps · reader {loop} fps, {ms} ms a read",
                                   stillness=self._stillness(snapshot.stillness), fps=round(snapshot.fps),
                                   loop=round(snapshot.loop_fps), ms=round(snapshot.read_ms))

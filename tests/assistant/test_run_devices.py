@@ -296,7 +296,7 @@ def test_a_camera_lost_mid_game_is_said_and_so_is_its_return(tmp_path, monkeypat
         run_posted(posted, lambda: len(source.made) > 5)
         source.broken.set()
         run_posted(posted, lambda: session.view.notices)
-        assert session.view.notices == ("Camera lost: enter dice by touch.",)
+        assert session.view.notices == ("Camera lost: enter dice and cards by touch.",)
         assert devices.feed.snapshot.lost
         assert session.play("roll 3 5").last == "roll 3 5"  # the game goes on by touch
         made = len(source.made)

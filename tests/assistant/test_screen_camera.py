@@ -127,7 +127,7 @@ def test_without_a_camera_the_view_says_so(ui, session):
     image = table(("3", "5"), seed=1)
     feed.show(image)
     ui.settle(0.3)
-    assert ui.screen.note_text == "Camera lost: enter dice by touch." and ui.screen.ids.picture.dim
+    assert ui.screen.note_text == "Camera lost: enter dice and cards by touch." and ui.screen.ids.picture.dim
     feed.status(lost=False)
     ui.settle(0.3)
     assert ui.screen.note_text == "" and ui.screen.status_text.startswith("dice not read")

@@ -281,8 +281,8 @@ def test_a_screen_kind_is_the_screens_module_of_that_name(monkeypatch):
 
 
 def test_a_notice_about_a_device_replaces_the_one_before_about_it(session):
-    session.notify("Camera lost: enter dice by touch.", "camera")
+    session.notify("Camera lost: enter dice and cards by touch.", "camera")
     session.notify("The serial panel is not connected (no device); touch entry works.", "panel")
     assert session.notify("Camera back.", "camera").notices == (
         "The serial panel is not connected (no device); touch entry works.", "Camera back.")
-    assert session.notify("Camera lost: enter dice by touch.", "camera").notices[-1] == "Camera lost: enter dice by touch."
+    assert session.notify("Camera lost: enter dice and cards by touch.", "camera").notices[-1] == "Camera lost: enter dice and cards by touch."
