@@ -284,21 +284,39 @@ def _grow(q: np.ndarray, gx, gy, params: DetectParams, steps: int = 12) -> np.nd
 def snap_outlines(frame: np.ndarray, quads: np.ndarray, params: DetectParams = DetectParams(),
                   reach: float = PLACE_REACH) -> np.ndarray:
     """Card outlines where a card is expected (``quads``, n x 4 x 2 frame pixels, e.g. a mat's
-    places) with each side moved onto the strongest edge within ``reach`` pixels of the working
-    copy (``detect_width``): the card as it lies, a little off its place."""
+    places, each the card's size) moved by up to ``reach`` pixels of the working copy
+    (``detect_width``) each way onto the strongest edges: the card as it lies, a little off its
+    place, onto edges where the card is the brighter side (a card on a mat: not the edge of a
+    dark panel inside its rim). The outline keeps its size: each pair of opposite sides moves
+    together, so a side whose card edge hardly shows (a white rim on a white paper margin)
+    follows the other one instead of running on to the next edge beyond (the paper's edge)."""
     scale, _, _, gx, gy = _working_copy(frame, params)
-    snapped = _snap(_clockwise(np.asarray(quads, np.float32) * scale), gx, gy, params, reach)
-    return (snapped / scale).astype(np.float32)
+    q = _clockwise(np.asarray(quads, np.float32) * scale)
+    if not len(q):
+        return np.asarray(quads, np.float32)
+    offsets, steps = _edge_steps(q, gx, gy, reach)
+    response = np.maximum(steps, 0)  # a card on the mat is brighter than it: not a dark panel's edge in its rim
+    # Side i moved out by t and its opposite side by -t (offsets run symmetrically) is a shift by t.
+    best = [np.argmax(response[:, :, i] + response[:, ::-1, i + 2], axis=1) for i in (0, 1)]
+    shift = np.stack([offsets[np.arange(len(q)), k] for k in best], axis=1)
+    moved, ok = _move_sides(q, np.concatenate([shift, -shift], axis=1))
+    return (np.where(ok[:, None, None], moved, q) / scale).astype(np.float32)
 
 
 def _snap(q: np.ndarray, gx, gy, params: DetectParams, reach: float = 2.0) -> np.ndarray:
     """Move each side of a rough outline onto the strongest edge within ``reach`` pixels."""
     if not len(q):
         return q
-    offsets = np.tile(np.linspace(-reach, reach, int(2 * reach) + 1, dtype=np.float32), (len(q), 1))
-    response = np.abs(np.median(outward_step(q, gx, gy, offsets), axis=3))  # N x k x 4
-    moved, ok = _move_sides(q, np.take_along_axis(offsets, np.argmax(response, axis=1), axis=1))
+    offsets, steps = _edge_steps(q, gx, gy, reach)
+    moved, ok = _move_sides(q, np.take_along_axis(offsets, np.argmax(np.abs(steps), axis=1), axis=1))
     return np.where(ok[:, None, None], moved, q)
+
+
+def _edge_steps(q: np.ndarray, gx, gy, reach: float) -> tuple[np.ndarray, np.ndarray]:
+    """The offsets tried (N x k, -reach..reach pixels, symmetric) and the brightness drop each
+    side of each quad meets when moved out by each (N x k x 4; negative: brighter outside)."""
+    offsets = np.tile(np.linspace(-reach, reach, int(2 * reach) + 1, dtype=np.float32), (len(q), 1))
+    return offsets, np.median(outward_step(q, gx, gy, offsets), axis=3)
 
 
 def _move_sides(q: np.ndarray, shift: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -31,3 +31,12 @@ def test_without_an_even_rim_the_grown_card_runs_on_to_the_margin(monkeypatch):
     monkeypatch.setattr(card_detect, "RIM_SPREAD", 1e9)  # every side grown to its own outer edge
     frame, corners = card_at_the_mat_edge()
     assert not any(np.abs(q.corners - corners).max() <= 4 for q in find_quads(frame, ON_A_MAT, select=False))
+
+
+def test_an_outline_snapped_from_its_place_keeps_the_cards_size_against_a_white_margin():
+    """The card lies 4 px above its place: its top edge shows, its bottom edge (white rim on the
+    white paper margin) does not; the paper's edge 6 px below the place is no card edge."""
+    frame, corners = card_at_the_mat_edge()
+    place = corners + np.float32([0, 4])
+    snapped = card_detect.snap_outlines(frame, place[None])[0]
+    assert np.abs(snapped - corners).max() <= 2, snapped
