@@ -127,7 +127,6 @@ class CameraFeed:
             stillness = MOVING  # quiet, but not for long enough yet
         self._publish(dice=dice, stillness=stillness, loop_fps=self._loop_rate.tick(self._clock()))
 
-
     def cards_fed(self, watcher, alone: bool) -> None:
         """``watcher`` (a vision.live_cards.CardWatcher, or None where no card is read) has taken a
         frame (on the reader's thread); ``alone``: no dice are read, so the stillness, the loop's

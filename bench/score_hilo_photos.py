@@ -3,9 +3,9 @@
     .venv/bin/python bench/score_hilo_photos.py [--tables N]   (from the repository root)
 
 The synthetic deck is enrolled from three seeded photos (as `calibrate cards --synthetic` does),
-then N seeded finished tables of two to six players on the mats printed for them (every card face up; 3x3 grids mostly, also
-the shapes left after removals; perspective, uneven light, glare, blur, noise, JPEG) are each
-saved as a JPEG and scored as the command does, the round ended by seat ``seed % players``. A
+then N seeded finished tables of two to six players on the mats printed for them (every card face
+up; 3x3 grids mostly, also the shapes left after removals; perspective, uneven light, glare,
+blur, noise, JPEG) are each saved as a JPEG and scored as the command does, the round ended by seat ``seed % players``. A
 round is right when its scores, sums, doubling and removals are those of the grids laid and
 nothing was left unread; a round not scored (a place unread) is counted apart from one scored
 wrong. Time per photo: reading the file, finding the mat, reading the cards and scoring, on one
@@ -84,7 +84,8 @@ def main() -> None:
     n = args.tables
     print(f"score hilo --photo, {n} synthetic finished tables (2-6 players): {right / n:.1%} scored exactly "
           f"right, {unscored} not scored (a place unread), {wrong} scored wrong")
-    print("  scored right by players: " + ", ".join(f"{p}: {by_players[p]}/{len(range(p - 2, n, 5))}" for p in range(2, 7)))
+    print("  scored right by players: "
+          + ", ".join(f"{p}: {by_players[p]}/{len(range(p - 2, n, 5))}" for p in range(2, 7)))
     for template, count in why.most_common():
         print(f"  unread places: {count} x {template!r}")
     print(f"  per photo, 1 thread: median {statistics.median(cpu):.0f} ms CPU, {statistics.median(wall):.0f} ms wall "

@@ -1,8 +1,9 @@
 """The camera's view: the live frame with each die's box, face and sureness, each card's outline,
-value and sureness on a play mat, the stillness, the frame rates and the reader's time per read. A tap on a die's box, then on the face it shows,
-corrects a misread die: the corrected reading is judged as the camera's own readings are and
-handed to the session (applied, offered or said). The frame comes from the app's ``camera_feed``,
-polled with the clock: the camera's threads never touch the widgets.
+value and sureness on a play mat, the stillness, the frame rates and the reader's time per read.
+A tap on a die's box, then on the face it shows, corrects a misread die: the corrected reading is
+judged as the camera's own readings are and handed to the session (applied, offered or said).
+The frame comes from the app's ``camera_feed``, polled with the clock: the camera's threads never
+touch the widgets.
 """
 from __future__ import annotations
 

@@ -285,4 +285,5 @@ def test_a_notice_about_a_device_replaces_the_one_before_about_it(session):
     session.notify("The serial panel is not connected (no device); touch entry works.", "panel")
     assert session.notify("Camera back.", "camera").notices == (
         "The serial panel is not connected (no device); touch entry works.", "Camera back.")
-    assert session.notify("Camera lost: enter dice and cards by touch.", "camera").notices[-1] == "Camera lost: enter dice and cards by touch."
+    lost = "Camera lost: enter dice and cards by touch."
+    assert session.notify(lost, "camera").notices[-1] == lost
