@@ -5,8 +5,8 @@
 The synthetic deck is enrolled from three seeded photos (as `calibrate cards --synthetic` does),
 then N seeded finished tables of two to six players on the mats printed for them (every card face
 up; 3x3 grids mostly, also the shapes left after removals; perspective, uneven light, glare,
-blur, noise, JPEG) are each saved as a JPEG and scored as the command does, the round ended by seat ``seed % players``. A
-round is right when its scores, sums, doubling and removals are those of the grids laid and
+blur, noise, JPEG) are each saved as a JPEG and scored as the command does, the round ended by
+seat ``seed % players``. A round is right when its scores, sums, doubling and removals are those of the grids laid and
 nothing was left unread; a round not scored (a place unread) is counted apart from one scored
 wrong. Time per photo: reading the file, finding the mat, reading the cards and scoring, on one
 thread (the enrolment is not counted).
