@@ -13,11 +13,11 @@ import cv2
 import numpy as np
 
 from vision.arrays import unit_rows
+from vision.card_glyphs import EMBEDDING, INPUT_SIZE, glyph_vectors
 
 CARD_SIZE = (96, 144)         # width, height of a rectified card, pixels
 _RIM = 2                      # pixels of the quarter-size face's border left out of its colour
 _CELL, _BINS = 8, 9           # histogram of oriented gradients: 8x8-pixel cells, 9 directions
-_GLYPH = (32, 40)             # the central glyph is scaled into a box this size
 INDEX_SIZE = (24, 48)         # the corner where a playing card prints its index (width, height)
 
 
@@ -85,9 +85,9 @@ def shape_features(faces: np.ndarray, parts: tuple[bool, bool, bool] = (True, Tr
     """What the printed value looks like, whatever its colour. One row per face, three parts
     (SHAPE_PARTS, each of unit length; :func:`part_slices` tells where each is):
 
-    - ``glyph``: gradient histograms of the ink in the middle of the card, cut out, centred and
-      scaled to a fixed box (a large printed value, the central pips or picture), so imprecise
-      corners do not move it;
+    - ``glyph``: the learned description (``card_glyphs``) of the ink in the middle of the card,
+      cut out, centred and scaled to a fixed box (a large printed value, the central pips or
+      picture), so imprecise corners do not move it;
     - ``index``: the two corners where playing cards print their index, added so that a card
       upside down gives the same;
     - ``whole``: the whole card at half resolution, softened (layout, pictures, back pattern).
@@ -101,7 +101,7 @@ def shape_features(faces: np.ndarray, parts: tuple[bool, bool, bool] = (True, Tr
     out = np.zeros((n, part_slices()[-1].stop), np.float32)
     glyph, index, whole = part_slices()
     if parts[0]:
-        out[:, glyph] = unit_rows(hog(np.stack([_glyph(i) for i in cards])))
+        out[:, glyph] = unit_rows(glyph_vectors(value_crops(cards)))
     if parts[1]:
         iw, ih = INDEX_SIZE
         corners = np.concatenate([cards[:, :ih, :iw], cards[:, h - ih:, w - iw:][:, ::-1, ::-1]])
@@ -118,7 +118,7 @@ def shape_features(faces: np.ndarray, parts: tuple[bool, bool, bool] = (True, Tr
 @lru_cache(maxsize=1)
 def part_slices() -> list[slice]:
     """Where each of SHAPE_PARTS lies in a row of :func:`shape_features`."""
-    sizes = [_hog_size(_GLYPH), _hog_size(INDEX_SIZE), _hog_size((CARD_SIZE[0] // 2, CARD_SIZE[1] // 2))]
+    sizes = [EMBEDDING, _hog_size(INDEX_SIZE), _hog_size((CARD_SIZE[0] // 2, CARD_SIZE[1] // 2))]
     ends = np.cumsum(sizes)
     return [slice(int(e - s), int(e)) for s, e in zip(sizes, ends)]
 
@@ -127,33 +127,39 @@ def _hog_size(size: tuple[int, int]) -> int:
     return (size[0] // _CELL - 1) * (size[1] // _CELL - 1) * 4 * _BINS
 
 
-def _glyph(card: np.ndarray) -> np.ndarray:
-    """The ink in the middle of the card that does not touch the edge of that middle area (the
-    printed value, or the central pips or picture), cropped and centred in a _GLYPH box."""
+def value_crops(cards: np.ndarray) -> np.ndarray:
+    """The glyph network's input for each card's ink (n x h x w): n x 40 x 32, 0-255, see
+    :func:`_value_crop`."""
+    return np.stack([_value_crop(card) for card in cards])
+
+
+def _value_crop(card: np.ndarray) -> np.ndarray:
+    """The shades of the ink in the middle of the card, in the box around what is printed there
+    without touching the edge of the middle (the value, pips or picture; all the middle when
+    nothing is), above the paper around it and scaled to its darkest, centred in the network's
+    INPUT_SIZE box. Shades, not a thresholded mask: a small, soft value's mask fills the holes of
+    an 8 or a 6, which its shades still show."""
     h, w = card.shape
-    middle = card[h * 2 // 9:h * 7 // 9, w // 6:w * 5 // 6]
-    threshold, mask = cv2.threshold(middle, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    middle = card[h * 2 // 9:h * 7 // 9, w // 6:w * 5 // 6].astype(np.float32)
+    _, mask = cv2.threshold(middle.astype(np.uint8), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    _, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     mh, mw = mask.shape
     x, y, bw, bh, area = (stats[:, i] for i in range(5))
     inside = (x > 0) & (y > 0) & (x + bw < mw) & (y + bh < mh) & (area >= 4)
     inside[0] = False
-    out = np.zeros((_GLYPH[1], _GLYPH[0]), np.float32)
-    if not inside.any():
-        return out
-    x0, y0 = x[inside].min(), y[inside].min()
-    x1, y1 = (x + bw)[inside].max(), (y + bh)[inside].max()
-    # The ink's shades, not the mask: a faint or blurred value's mask fills the holes of an 8 or a 6,
-    # which its shades still show. Shades are measured from the paper around the value.
-    keep = cv2.dilate(inside[labels[y0:y1, x0:x1]].astype(np.uint8), np.ones((3, 3), np.uint8))
+    if inside.any():
+        x0, y0 = max(x[inside].min() - 1, 0), max(y[inside].min() - 1, 0)
+        x1, y1 = min((x + bw)[inside].max() + 1, mw), min((y + bh)[inside].max() + 1, mh)
+    else:
+        x0, y0, x1, y1 = 0, 0, mw, mh
     paper = float(np.median(middle[mask == 0])) if (mask == 0).any() else 0.0
-    # Half way at the threshold, full a threshold's depth beyond it: the texture of dark print is flat.
-    depth = max(threshold - paper, 1.0)
-    crop = np.clip((middle[y0:y1, x0:x1].astype(np.float32) - paper) * (127.5 / depth), 0, 255) * keep
+    crop = middle[y0:y1, x0:x1] - paper
+    crop = np.clip(crop * (255.0 / max(float(crop.max()), 8.0)), 0, 255)
     gh, gw = crop.shape
-    s = min(_GLYPH[0] / gw, _GLYPH[1] / gh)
+    s = min(INPUT_SIZE[0] / gw, INPUT_SIZE[1] / gh)
     nw, nh = max(1, round(gw * s)), max(1, round(gh * s))
-    ox, oy = (_GLYPH[0] - nw) // 2, (_GLYPH[1] - nh) // 2
+    ox, oy = (INPUT_SIZE[0] - nw) // 2, (INPUT_SIZE[1] - nh) // 2
+    out = np.zeros((INPUT_SIZE[1], INPUT_SIZE[0]), np.float32)
     out[oy:oy + nh, ox:ox + nw] = cv2.resize(crop, (nw, nh), interpolation=cv2.INTER_AREA)
     return out
 

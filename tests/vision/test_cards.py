@@ -2,6 +2,7 @@
 photographed table (perspective, uneven light, glare, blur, noise, JPEG) read with its colour and
 value, or as face down."""
 import json
+from concurrent.futures import ThreadPoolExecutor
 from types import SimpleNamespace
 
 import cv2
@@ -12,7 +13,8 @@ from assistant.commands.print_mat import mat_layout
 from engine.table import FACE_DOWN, Card
 from vision.card_model import CardModel, EnrolmentError, Linear
 from vision.card_corners import Corner, card_corners, find_corners, index_patches, nudged
-from vision.card_features import CARD_SIZE, part_slices, portrait, rectify, shape_features
+from vision.card_features import CARD_SIZE, ink, part_slices, portrait, rectify, shape_features, value_crops
+from vision.card_glyphs import EMBEDDING, glyph_vectors
 import vision.cards
 from vision.cards import (WIDTH_SOFTNESS, CardReader, CardReading, Missed, ReaderParams, _another_card, _lying_over,
                           _one_card, _opposite_indices, _read_by_both_indices, enrol, mix_widths)
@@ -455,3 +457,17 @@ def test_a_value_seen_small_soft_and_under_glare_still_looks_like_itself(colour)
             [_face(f"{colour} {value}", scale=0.35, blur=2.0, glare=0.4), _face(f"{colour} {value}"),
              _face(f"{colour} {other}")]))[:, glyph]
         assert seen @ itself > seen @ look_alike, (value, other)
+
+
+def test_the_glyph_network_reads_a_batch_as_it_reads_each_card_and_the_same_in_any_thread():
+    faces = np.stack([_face(f"blue {v}", scale=0.5, blur=1.0) for v in ("3", "8", "11")])
+    crops = value_crops(ink(faces).reshape(len(faces), *faces.shape[1:3]))
+    together = glyph_vectors(crops)
+    assert together.shape == (3, EMBEDDING) and glyph_vectors(crops[:0]).shape == (0, EMBEDDING)
+    alone = np.concatenate([glyph_vectors(crops[i:i + 1]) for i in range(3)])
+    np.testing.assert_allclose(together, alone, rtol=1e-4, atol=1e-4)
+    with ThreadPoolExecutor(2) as pool:
+        in_threads = list(pool.map(glyph_vectors, [crops, crops]))
+    for vectors in in_threads:
+        np.testing.assert_allclose(vectors, together, rtol=1e-4, atol=1e-4)
+    assert not np.allclose(together[0], together[1], atol=1e-2)   # a 3 is not an 8
