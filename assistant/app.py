@@ -254,9 +254,10 @@ class TableApp(App):
         as their texts are set when they are built."""
         if language not in i18n.LANGUAGES:
             raise ValueError(f"language {language!r} is not one of {', '.join(i18n.LANGUAGES)}")
+        from assistant.screens.widgets import discard
+
         self.language = language
-        for screen in list(self.root.screens):
-            self.root.remove_widget(screen)
+        discard(self.root, list(self.root.screens))
         self._show(self.session.view)
 
     def t(self, text: Any) -> str:

@@ -22,7 +22,7 @@ from assistant import deck_enrolment as deck
 from assistant.commands.calibrate_cards import CARD_GAMES, enrolment_path, holdup_gems, reader_params
 from assistant.commands.print_mat import zone_names
 from assistant.screens import palette
-from assistant.screens.widgets import FitLabel, TouchButton
+from assistant.screens.widgets import FitLabel, TouchButton, discard
 from assistant.views import ViewState
 from engine.hilo import DEFAULT_PALETTE, Palette
 from engine.registry import game_class
@@ -78,7 +78,7 @@ class DeckPage(BoxLayout):
                 widget.cell = cell
 
     def _build(self, lines) -> None:
-        self.clear_widgets()
+        discard(self)
         self._zones = []
         units = max(sum(zone["cols"] for zone in line) for line in lines)
         for line in lines:
@@ -132,7 +132,7 @@ class DeckScreen(Screen):
         self.step, self.game, self.pages = CHOOSE, "", 0
         self.status_text = app.tr("Which game's cards should the camera learn?")
         choices = self.ids.choices
-        choices.clear_widgets()
+        discard(choices)
         for game in games:
             choices.add_widget(TouchButton(text=game_class(game).title, on_release=lambda _b, g=game: self.choose(g)))
 

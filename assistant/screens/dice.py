@@ -15,7 +15,7 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 
 from assistant.screens import palette
-from assistant.screens.widgets import TouchButton
+from assistant.screens.widgets import TouchButton, discard
 from engine.core import Action
 
 
@@ -54,7 +54,7 @@ class DicePicker(BoxLayout):
         """New buttons only when the dice or their faces change (making a button costs ms)."""
         self.chosen = [""] * len(dice)
         rows = self.ids.rows
-        rows.clear_widgets()
+        discard(rows)
         for index, (label, faces, _) in enumerate(dice):
             if label:
                 rows.add_widget(DieLabel(text=label))

@@ -17,7 +17,7 @@ from assistant.screens import palette
 from assistant.screens.dice import DicePicker
 from assistant.screens.game import GameScreen
 from assistant.screens.text import signed
-from assistant.screens.widgets import FitsText, fit_children
+from assistant.screens.widgets import FitsText, discard, fit_children
 from assistant.views import Choice, ViewState
 from engine.core import CHANCE
 from engine.excape import (ALL_ROLLS, DIE_A, DIE_B, Again, ExcapeBoard, Place, Risk, Roll, chance_text,
@@ -104,7 +104,7 @@ class ExcapeBoardWidget(BoxLayout):
         track = self.ids.track
         if self._length != board.track_length:
             self._length = board.track_length
-            track.clear_widgets()
+            discard(track)
             for space in range(board.track_length + 1):
                 ends = space in (0, board.track_length)  # wider: their names, and every pawn at the start
                 track.add_widget(TrackSpace(text=self._space_name(space), exit=space == board.track_length,

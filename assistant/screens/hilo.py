@@ -18,7 +18,7 @@ from assistant.screens import palette
 from assistant.screens.cards import CardPicker
 from assistant.screens.game import GameScreen
 from assistant.screens.text import signed
-from assistant.screens.widgets import Chart, Hideable, Table
+from assistant.screens.widgets import Chart, Hideable, Table, discard
 from assistant.views import ViewState
 from engine.core import TERMINAL
 from engine.hilo import (SETUP_REVEALS, VERTICAL, BoardCard, BoardGrid, Draw, Flip, HiloBoard, Keep, Place, Remove,
@@ -90,7 +90,7 @@ class GridBase(BoxLayout):
         cells = self.ids.cells
         if (rows, cols) != (self.rows, self.cols) or len(cells.children) != rows * cols:
             self.rows, self.cols = rows, cols
-            cells.clear_widgets()
+            discard(cells)
             for r in range(rows):
                 for c in range(cols):
                     cells.add_widget(self.card(r, c))
@@ -150,7 +150,7 @@ class HiloBoardWidget(BoxLayout):
         if view.match_id != self._match_id or len(grids.children) != len(view.seats):
             self._match_id, self._chosen, self._in_play = view.match_id, None, 0
             self.focused = len(view.seats) >= FOCUS_FROM
-            grids.clear_widgets()
+            discard(grids)
             for seat in range(len(view.seats)):
                 grids.add_widget((SmallGrid if self.focused else PlayerGrid)(seat=seat, board=self))
             if self._large.parent is not None and not self.focused:

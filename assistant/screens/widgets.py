@@ -6,6 +6,7 @@ import re
 
 from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
+from kivy.lang import Builder
 from kivy.graphics import Color, Ellipse, Line, Rectangle
 from kivy.properties import (BooleanProperty, ColorProperty, ListProperty, NumericProperty, ObjectProperty,
                              StringProperty)
@@ -33,13 +34,24 @@ def shown(widget) -> bool:
     return True
 
 
+def discard(container, widgets=None) -> None:
+    """Take ``widgets`` (by default every child) out of ``container`` for good, with the bindings
+    their kv rules made to the app and to other widgets. Kivy drops those only when it sees a
+    widget die, which it may not (a widget collected in a reference cycle); one left on the app
+    raises ReferenceError the next time what it watches changes. Not for widgets shown again."""
+    for widget in list(container.children if widgets is None else widgets):
+        for part in widget.walk(restrict=True):
+            Builder.unbind_widget(part.uid)
+        container.remove_widget(widget)
+
+
 def fit_children(container, count: int, make) -> list:
     """Add children made by ``make()`` or remove the last ones so ``container`` holds ``count``;
     returns them in the order shown. Widgets are reused: making one costs milliseconds."""
     while len(container.children) < count:
         container.add_widget(make())
     while len(container.children) > count:
-        container.remove_widget(container.children[0])
+        discard(container, container.children[:1])
     return list(reversed(container.children))
 
 
@@ -263,7 +275,7 @@ class Table(GridLayout):
         self.bind(height=self._size_text, least=self._size_text)
 
     def _fill(self, *_):
-        self.clear_widgets()
+        discard(self)
         if not self.rows_data:
             return
         self.cols = len(self.rows_data[0])

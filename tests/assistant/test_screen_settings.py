@@ -4,6 +4,7 @@ camera's buttons, and Power off, which asks first and is there only when the kio
 way to power off."""
 import argparse
 import errno
+import gc
 import subprocess
 import tempfile
 
@@ -48,6 +49,24 @@ def test_the_language_changes_every_screen(ui, session):
     ui.tap_text("Paramètres")
     ui.tap_text("English")
     assert ui.app.language == "en" and ui.button("Back")
+
+
+def test_screens_built_again_in_another_language_leave_nothing_bound_to_the_app(ui, session):
+    """Kivy drops a discarded widget's kv bindings only when it sees the widget die, which it may
+    not (a widget collected in a reference cycle): a binding left on the app's view then raises
+    ReferenceError at the next move, once the widget is gone."""
+    gc.collect()
+    bound = len(ui.app.get_property_observers("view"))
+    for language in ("fr", "en", "fr", "en"):
+        ui.app.set_language(language)
+        ui.frames()
+    gc.collect()
+    assert len(ui.app.get_property_observers("view")) <= bound
+    session.close_screen()
+    session.new_match("excape", ["Ana", "Ben"])
+    session.play("roll 4 6")   # the view changes with every screen of the old language collected
+    ui.frames()
+    session.leave()
 
 
 def test_advice_off_then_on(ui, session):
