@@ -32,6 +32,7 @@ import torch.nn.functional as F
 from engine.table import FACE_DOWN
 from vision.card_detector import CORNER_UNIT, INPUT_WIDTH, MODEL, STRIDE
 from vision.synth.card_scenes import detector_scene
+from vision.training.resumable import kept_arrays, optimiser_and_schedule, resume, save
 
 SIZE = (INPUT_WIDTH, 224)  # sides a multiple of the coarsest stride, 32
 VALIDATION_SEED = 10_000_000  # validation scenes' seeds start here; training's at 0
@@ -109,11 +110,8 @@ def targets(cards, shape) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return heat, offsets, weight
 
 
-def make_scenes(seeds, bgs, cache: Path) -> dict[str, np.ndarray]:
-    """The scenes of ``seeds`` and their targets, made once and kept in ``cache``."""
-    if cache.exists():
-        with np.load(cache) as data:
-            return dict(data)
+def make_scenes(seeds, bgs) -> dict[str, np.ndarray]:
+    """The scenes of ``seeds`` and their targets."""
     images, heats, offs, weights = [], [], [], []
     for seed in seeds:
         scene = detector_scene(int(seed), SIZE, bgs)
@@ -122,12 +120,8 @@ def make_scenes(seeds, bgs, cache: Path) -> dict[str, np.ndarray]:
         heats.append((heat * 255).astype(np.uint8))
         offs.append(off.astype(np.float16))
         weights.append((weight * 255).astype(np.uint8))
-    data = {"images": np.stack(images), "heat": np.stack(heats), "offsets": np.stack(offs),
+    return {"images": np.stack(images), "heat": np.stack(heats), "offsets": np.stack(offs),
             "weight": np.stack(weights)}
-    cache.parent.mkdir(parents=True, exist_ok=True)
-    np.savez(cache.with_suffix(".tmp.npz"), **data)
-    cache.with_suffix(".tmp.npz").rename(cache)
-    return data
 
 
 def batch(data, index: np.ndarray, rng, augment: bool):
@@ -222,24 +216,14 @@ def main() -> None:
     torch.manual_seed(0)
     bgs = backgrounds(args.datasets)
     started = time.time()
-    train = make_scenes(range(args.scenes), bgs, args.work / f"train-{args.scenes}.npz")
-    valid = make_scenes(range(VALIDATION_SEED, VALIDATION_SEED + args.validation), bgs,
-                        args.work / f"valid-{args.validation}.npz")
+    train = kept_arrays(args.work / f"train-{args.scenes}.npz", lambda: make_scenes(range(args.scenes), bgs))
+    valid = kept_arrays(args.work / f"valid-{args.validation}.npz",
+                        lambda: make_scenes(range(VALIDATION_SEED, VALIDATION_SEED + args.validation), bgs))
     print(f"scenes ready: {len(train['images'])} + {len(valid['images'])} ({time.time() - started:.0f} s)", flush=True)
     model = Detector()
-    optimiser = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
-    # a short warm-up, then a cosine decay to nothing at the last step
-    schedule = torch.optim.lr_scheduler.LambdaLR(optimiser, lambda k: min(1.0, (k + 1) / 100)
-                                                 * 0.5 * (1 + math.cos(math.pi * min(k, args.steps) / args.steps)))
+    optimiser, schedule = optimiser_and_schedule(model, 2e-3, args.steps)
     checkpoint = args.work / "checkpoint.pt"
-    step = 0
-    if checkpoint.exists():
-        state = torch.load(checkpoint, weights_only=False)
-        model.load_state_dict(state["model"])
-        optimiser.load_state_dict(state["optimiser"])
-        schedule.load_state_dict(state["schedule"])
-        step = state["step"]
-        print(f"resumed at step {step}", flush=True)
+    step = resume(checkpoint, model, optimiser, schedule)
     rng = np.random.default_rng(step)  # a resumed run draws other batches, as seeded as a fresh one
     tick = time.time()
     while step < args.steps:
@@ -258,9 +242,7 @@ def main() -> None:
                   f"({(time.time() - tick) / 50:.2f} s/step)", flush=True)
             tick = time.time()
         if step % args.save_every == 0 or step == args.steps:
-            torch.save({"model": model.state_dict(), "optimiser": optimiser.state_dict(),
-                        "schedule": schedule.state_dict(), "step": step}, checkpoint.with_suffix(".tmp"))
-            checkpoint.with_suffix(".tmp").rename(checkpoint)
+            save(checkpoint, model, optimiser, schedule, step)
             print(f"step {step}: validation {judge(model, valid)}", flush=True)
             export(model, args.out)
     print(f"exported {args.out} ({args.out.stat().st_size / 1e3:.0f} kB)")

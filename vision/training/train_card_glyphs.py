@@ -24,7 +24,6 @@ steps): a run stopped at any point goes on from there when started again with th
 from __future__ import annotations
 
 import argparse
-import math
 import multiprocessing
 import time
 from pathlib import Path
@@ -39,6 +38,7 @@ from vision.card_glyphs import EMBEDDING, INPUT_SIZE, MODEL
 from vision.synth.card_designs import deck, random_design, render_back, render_face
 from vision.synth.card_scenes import paste_card
 from vision.synth.cards import Photo, spoil
+from vision.training.resumable import kept_arrays, optimiser_and_schedule, resume, save
 
 VALIDATION_SEED = 10_000_000  # validation crops' seeds start here; training's at 0
 PHOTO = Photo(glare=(0.0, 0.6), blur=(0.3, 1.6), noise=(1.0, 6.0), jpeg=(55, 95), light=(0.6, 1.15),
@@ -113,18 +113,10 @@ def photographed_crop(seed: int) -> tuple[np.ndarray, str]:
     return value_crops(ink(face).reshape(face.shape[:3]))[0], name
 
 
-def make_crops(seeds, cache: Path, processes: int) -> dict[str, np.ndarray]:
-    if cache.exists():
-        with np.load(cache) as data:
-            return dict(data)
+def make_crops(seeds, processes: int) -> dict[str, np.ndarray]:
     with multiprocessing.Pool(processes) as pool:
         crops, names = zip(*pool.map(photographed_crop, [int(s) for s in seeds], chunksize=256))
-    crops = np.clip(np.stack(crops), 0, 255).astype(np.uint8)
-    data = {"crops": crops, "names": np.array(names)}
-    cache.parent.mkdir(parents=True, exist_ok=True)
-    np.savez(cache.with_suffix(".tmp.npz"), **data)
-    cache.with_suffix(".tmp.npz").rename(cache)
-    return data
+    return {"crops": np.clip(np.stack(crops), 0, 255).astype(np.uint8), "names": np.array(names)}
 
 
 def tensor(crops: np.ndarray) -> torch.Tensor:
@@ -173,26 +165,17 @@ def main() -> None:
     torch.manual_seed(0)
     cv2.setNumThreads(1)
     started = time.time()
-    train = make_crops(range(args.crops), args.work / f"train-{args.crops}.npz", args.threads)
-    valid = make_crops(range(VALIDATION_SEED, VALIDATION_SEED + args.validation),
-                       args.work / f"valid-{args.validation}.npz", args.threads)
+    train = kept_arrays(args.work / f"train-{args.crops}.npz", lambda: make_crops(range(args.crops), args.threads))
+    valid = kept_arrays(args.work / f"valid-{args.validation}.npz",
+                        lambda: make_crops(range(VALIDATION_SEED, VALIDATION_SEED + args.validation), args.threads))
     print(f"crops ready: {len(train['crops'])} + {len(valid['crops'])} ({time.time() - started:.0f} s)", flush=True)
     classes = sorted(set(train["names"].tolist()))
     y_train = np.array([classes.index(n) for n in train["names"]])
     y_valid = np.array([classes.index(n) if n in classes else -1 for n in valid["names"]])
     model = GlyphNet(len(classes))
-    optimiser = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
-    schedule = torch.optim.lr_scheduler.LambdaLR(optimiser, lambda k: min(1.0, (k + 1) / 100)
-                                                 * 0.5 * (1 + math.cos(math.pi * min(k, args.steps) / args.steps)))
+    optimiser, schedule = optimiser_and_schedule(model, 3e-3, args.steps)
     checkpoint = args.work / "checkpoint.pt"
-    step = 0
-    if checkpoint.exists():
-        state = torch.load(checkpoint, weights_only=False)
-        model.load_state_dict(state["model"])
-        optimiser.load_state_dict(state["optimiser"])
-        schedule.load_state_dict(state["schedule"])
-        step = state["step"]
-        print(f"resumed at step {step}", flush=True)
+    step = resume(checkpoint, model, optimiser, schedule)
     rng = np.random.default_rng(step)  # a resumed run draws other batches, as seeded as a fresh one
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
     tick = time.time()
@@ -212,9 +195,7 @@ def main() -> None:
             print(f"step {step}: loss {loss.item():.3f} ({(time.time() - tick) / 100:.3f} s/step)", flush=True)
             tick = time.time()
         if step % args.save_every == 0 or step == args.steps:
-            torch.save({"model": model.state_dict(), "optimiser": optimiser.state_dict(),
-                        "schedule": schedule.state_dict(), "step": step}, checkpoint.with_suffix(".tmp"))
-            checkpoint.with_suffix(".tmp").rename(checkpoint)
+            save(checkpoint, model, optimiser, schedule, step)
             print(f"step {step}: validation {judge(model, valid['crops'], y_valid)}", flush=True)
             export(model, args.out)
     print(f"exported {args.out} ({args.out.stat().st_size / 1e3:.0f} kB)")
