@@ -16,10 +16,11 @@ With --truth MATCH.json the true match is played instead. The actions the camera
 What it should see is cut into steps (``camera_steps``: each roll; for cards, what happens between
 two still tables; both, in the order they happen, for Hold Up). Each camera event is matched with
 the first of the truth's next ``MISSED_IN_A_ROW + 1`` steps that it names (judged in the position
-that step began in): the steps before it were missed, and the players would have entered them by
-touch. That step is then played whatever the camera said, so that one misread does not derail the
-rest. An event that names none of them (a stray or knocked die, a misread that the next reading puts
-right) is judged against the next step but plays nothing. The report adds the counts:
+that step began in; a later step only by a move that leaves the table as read): the steps before it
+were missed, and the players would have entered them by touch. That step is then played whatever
+the camera said, so that one misread does not derail the rest. An event that names none of them (a
+stray or knocked die, a misread that the next reading puts right) is judged against the next step
+but plays nothing. The report adds the counts:
 ``auto_right``, ``auto_wrong``, ``confirm_right`` (offered first, not applied), ``missed`` (rolls
 with no right event) and ``contradictions``, and the median latency from the first still frame of a
 settled table to its event.
@@ -33,8 +34,8 @@ from pathlib import Path
 from typing import Any
 
 from assistant import settings as settings_mod
-from assistant.camera_policy import (AUTO, CONTRADICTION, OFFER, CameraEvent, camera_sees, card_steps, judge,
-                                     judge_cards)
+from assistant.camera_policy import (AUTO, CONTRADICTION, OFFER, SURE_FIT, CameraEvent, camera_sees, card_steps,
+                                     judge, judge_cards)
 from engine import registry
 from engine.match import Match
 from vision.capture import CaptureError, FrameSource, ImageFolderSource, VideoFileSource
@@ -219,7 +220,10 @@ class Play:
         for number, (first, end, state) in enumerate(ahead):
             named = event if number == 0 else self._judge(state, observation)
             done = self.truth[first:end]
-            if named is not None and any(done in c.chains for c in named.candidates):
+            # a later step is named only by a move that leaves the table as read: one that
+            # explains it with cards misread is no sign that the steps before were missed
+            if named is not None and any(done in c.chains for c in named.candidates
+                                         if number == 0 or c.fit >= SURE_FIT):
                 self._play_to(first)
                 self.events.append((observation, named))
                 self.verdicts.append(verdict(named, done))

@@ -5,9 +5,12 @@ import cv2
 import numpy as np
 import pytest
 
-from assistant import cli
+from assistant import cli, reconcile_holdup
+from assistant.camera_policy import AUTO, CONTRADICTION
+from assistant.commands.watch import Play
 from engine import registry
 from engine.match import Match
+from vision.live_cards import CardObservation
 from dice_support import HAND_FRAMES, STILL_FRAMES, frames, table
 
 # (the dice on the table, the roll the truth says was made): the last table shows three dice
@@ -147,3 +150,32 @@ def test_usage_errors_exit_2(recording, capsys):
     for args in (["--fps", "0"], ["--set", "camera.nope=1"], ["--players", "3", "--truth", recording / "truth.json"]):
         code, _, err = watch(capsys, "splitter", recording, *args)
         assert code == 2 and err.startswith("table-assistant watch: "), args
+
+
+def certain(view):
+    """A card view of a table as if every place were read surely."""
+    return {"rows": [[{card: 1.0} for card in row] for row in view["rows"]], "draw_pile": {view["draw_pile"]: 1.0},
+            "players": [{"gv": [{card: 1.0} for card in player["gv"]], "pile_top": {player["pile_top"]: 1.0}}
+                        for player in view["players"]]}
+
+
+def test_a_later_step_is_named_only_by_a_move_that_leaves_the_table_as_read():
+    # Hold Up's deal with row 1's two cards swapped after the fifth card: keeping the dice four steps
+    # on explains that table only with cards misread, no sign that the deal's last card and two
+    # rolls were missed; the swap is said, and the truth is not played ahead of the table
+    lines = ["draw diamond 6", "draw sapphire 6", "draw diamond 1", "draw diamond 3", "draw emerald 1",
+             "draw emerald 2", "roll 1 2 6 6", "reroll", "roll 1 3 4 6", "keep", "flip 3"]
+    players = ["Ana", "Ben", "Chloé", "Dev", "Eli"]
+    truth = Match(registry.make_game("holdup", 5), players)
+    for line in lines:
+        truth.push(line)
+    play = Play(Match(truth.game, players), truth, 0.98)
+    dealt = Match(truth.game, players)
+    for frame, line in enumerate(lines[:5]):
+        dealt.push(line)
+        play.observe(CardObservation(frame, frame, certain(reconcile_holdup.table(dealt.state))))
+    swapped = certain(reconcile_holdup.table(dealt.state))
+    swapped["rows"][0].reverse()
+    play.observe(CardObservation(9, 9, swapped))
+    assert [event.kind for _, event in play.events] == [AUTO] * 5 + [CONTRADICTION]
+    assert play.match.lines() == lines[:5]
