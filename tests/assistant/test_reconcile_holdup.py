@@ -7,29 +7,12 @@ from assistant.camera_policy import AUTO, CONTRADICTION, OFFER, judge_cards
 from assistant.i18n import translate
 from assistant.reconcile_holdup import explain, still_steps, table
 from engine import registry
-from engine.holdup import EXAMPLE_DECK, Gem, Keep
+from engine.holdup import Keep
 from engine.match import Match
-from engine.table import EMPTY, FACE_DOWN
+from holdup_support import read
 
-GEMS = [str(Gem(stone, value)) for stone, value, _ in EXAMPLE_DECK]
 # rows 1, 2 and 3 of two cards each, dealt bottom row first
 DEAL = ["draw diamond 1", "draw diamond 2", "draw ruby 3", "draw ruby 4", "draw emerald 5", "draw emerald 6"]
-OTHER = {"gv G": "gv V", "gv V": "gv G", FACE_DOWN: EMPTY, EMPTY: FACE_DOWN}
-
-
-def read(view, seed=0):
-    """A sure reading of a table view: 0.97 for the card lying in each place, the rest on two
-    other cards (the other side of a GV card, or of the draw pile)."""
-    rng = random.Random(seed)
-
-    def place(label):
-        if label in OTHER:
-            return {label: 0.97, OTHER[label]: 0.03}
-        first, second = rng.sample([gem for gem in GEMS if gem != label], 2)
-        return {label: 0.97, first: 0.02, second: 0.01}
-    return {"rows": [[place(card) for card in row] for row in view["rows"]], "draw_pile": place(view["draw_pile"]),
-            "players": [{"gv": [place(face) for face in player["gv"]], "pile_top": place(player["pile_top"])}
-                        for player in view["players"]]}
 
 
 def play(*lines, players=3):

@@ -12,6 +12,7 @@ from engine import registry
 from engine.match import Match
 from vision.live_cards import CardObservation
 from dice_support import HAND_FRAMES, STILL_FRAMES, frames, table
+from holdup_support import read
 
 # (the dice on the table, the roll the truth says was made): the last table shows three dice
 ROLLS = [(("3", "5"), "roll 3 5"), (("2", "2"), "roll 2 2"), (("1", "6"), "roll 1 6"), (("4", "6", "2"), "roll 4 6")]
@@ -152,13 +153,6 @@ def test_usage_errors_exit_2(recording, capsys):
         assert code == 2 and err.startswith("table-assistant watch: "), args
 
 
-def certain(view):
-    """A card view of a table as if every place were read surely."""
-    return {"rows": [[{card: 1.0} for card in row] for row in view["rows"]], "draw_pile": {view["draw_pile"]: 1.0},
-            "players": [{"gv": [{card: 1.0} for card in player["gv"]], "pile_top": {player["pile_top"]: 1.0}}
-                        for player in view["players"]]}
-
-
 def test_a_later_step_is_named_only_by_a_move_that_leaves_the_table_as_read():
     # Hold Up's deal with row 1's two cards swapped after the fifth card: keeping the dice four steps
     # on explains that table only with cards misread, no sign that the deal's last card and two
@@ -169,12 +163,12 @@ def test_a_later_step_is_named_only_by_a_move_that_leaves_the_table_as_read():
     truth = Match(registry.make_game("holdup", 5), players)
     for line in lines:
         truth.push(line)
-    play = Play(Match(truth.game, players), truth, 0.98)
+    play = Play(Match(truth.game, players), truth, 0.9)
     dealt = Match(truth.game, players)
     for frame, line in enumerate(lines[:5]):
         dealt.push(line)
-        play.observe(CardObservation(frame, frame, certain(reconcile_holdup.table(dealt.state))))
-    swapped = certain(reconcile_holdup.table(dealt.state))
+        play.observe(CardObservation(frame, frame, read(reconcile_holdup.table(dealt.state))))
+    swapped = read(reconcile_holdup.table(dealt.state))
     swapped["rows"][0].reverse()
     play.observe(CardObservation(9, 9, swapped))
     assert [event.kind for _, event in play.events] == [AUTO] * 5 + [CONTRADICTION]
