@@ -18,6 +18,7 @@ from vision.card_glyphs import EMBEDDING, INPUT_SIZE, glyph_vectors
 CARD_SIZE = (96, 144)         # width, height of a rectified card, pixels
 _RIM = 2                      # pixels of the quarter-size face's border left out of its colour
 _CELL, _BINS = 8, 9           # histogram of oriented gradients: 8x8-pixel cells, 9 directions
+_BATCH = 64
 INDEX_SIZE = (24, 48)         # the corner where a playing card prints its index (width, height)
 
 
@@ -167,7 +168,10 @@ def _value_crop(card: np.ndarray) -> np.ndarray:
 def hog(images: np.ndarray) -> np.ndarray:
     """Histograms of oriented gradients of a batch of equal-size images (n x h x w): unsigned
     directions in 9 bins per 8x8 cell, blocks of 2x2 cells normalised (L2, clipped at 0.2,
-    renormalised), blocks one cell apart."""
+    renormalised), blocks one cell apart. Works through the batch _BATCH images at a time: its
+    temporaries (a dozen arrays of the batch's size) stay a few MB however many images come."""
+    if len(images) > _BATCH:
+        return np.concatenate([hog(images[i:i + _BATCH]) for i in range(0, len(images), _BATCH)])
     n, h, w = images.shape
     tall = np.ascontiguousarray(images, np.float32).reshape(n * h, w)
     gx = cv2.Sobel(tall, cv2.CV_32F, 1, 0, ksize=1)
@@ -181,8 +185,9 @@ def hog(images: np.ndarray) -> np.ndarray:
     low = _BIN_OF[low.astype(np.int32).reshape(-1) + 1]              # -1..2 * _BINS - 1 -> bin
     magnitude = magnitude.reshape(-1)
     ch, cw = h // _CELL, w // _CELL
-    slots = _cell_slots(n, h, w)                                     # first bin of each pixel's cell
-    size = n * (ch * cw + 1) * _BINS
+    per_image = (ch * cw + 1) * _BINS                                 # bins of an image's cells and its spare
+    slots = (np.arange(n, dtype=np.int32)[:, None] * per_image + _cell_slots(h, w)).reshape(-1)
+    size = n * per_image
     counts = np.bincount(slots + low, magnitude * (1 - upper), size)
     counts += np.bincount(slots + _BIN_OF[low + 2], magnitude * upper, size)
     cells = counts.reshape(n, ch * cw + 1, _BINS)[:, :-1].reshape(n, ch, cw, _BINS).astype(np.float32)
@@ -196,17 +201,14 @@ def hog(images: np.ndarray) -> np.ndarray:
 _BIN_OF = np.arange(-1, 2 * _BINS + 1, dtype=np.int32) % _BINS      # index (k + 1) -> bin of k
 
 
-@lru_cache(maxsize=32)
-def _cell_slots(n: int, h: int, w: int) -> np.ndarray:
-    """For each pixel of n images h x w, the index of its cell's first histogram bin (pixels past
+@lru_cache(maxsize=8)
+def _cell_slots(h: int, w: int) -> np.ndarray:
+    """For each pixel of an image h x w, the index of its cell's first histogram bin (pixels past
     the last whole cell go to a spare cell)."""
     ch, cw = h // _CELL, w // _CELL
     rows, cols = np.arange(h)[:, None], np.arange(w)[None, :]
     cell = np.where((rows < ch * _CELL) & (cols < cw * _CELL), rows // _CELL * cw + cols // _CELL, ch * cw)
-    slots = (np.arange(n, dtype=np.int32)[:, None, None] * (ch * cw + 1) + cell[None]) * _BINS
-    slots = slots.astype(np.int32).reshape(-1)
-    slots.flags.writeable = False
-    return slots
+    return (cell * _BINS).astype(np.int32).reshape(-1)
 
 
 def colour_features(faces: np.ndarray) -> np.ndarray:

@@ -12,11 +12,13 @@ plays in the terminal instead; ``--no-camera`` rolls the dice without filming th
 """
 from __future__ import annotations
 
+import multiprocessing
 import queue
 import random
 import tempfile
 import time
 from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Sequence
 
@@ -169,14 +171,11 @@ def run(args, settings) -> int:
     with tempfile.TemporaryDirectory(prefix="table-assistant-demo-") as folder:
         camera, devices = None, None
         if args.camera:
-            from assistant.commands.calibrate_cards import enrol_synthetic_deck
             from vision.synth.live_table import LiveTable
 
             settings = camera_settings(settings, folder)
+            enrol_the_table(args.seed, games, settings)
             camera = LiveTable(args.seed)
-            enrol_printed_dice(camera, games, settings)
-            if "hilo" in games:  # the kiosk reads a Hilo mat's cards: the simulated table's deck is known
-                enrol_synthetic_deck(settings)
             devices = Devices(settings)
         table = DemoTable(session, random.Random(args.seed), games, args.players, camera=camera)
         try:
@@ -195,19 +194,37 @@ def camera_settings(settings, folder: str):
                                  "vision.dice.faces": "game", "watchdog.enabled": False}, "demo")
 
 
-def enrol_printed_dice(camera: LiveTable, games: Sequence[str], settings) -> None:
-    """Enrol the printed dice of the games that have them, from photos of the simulated table's
-    dice (as `calibrate dice-faces` does from a club's photos), into app.state_dir."""
-    from vision.dice import DiceReader
+def enrol_the_table(seed: int, games: Sequence[str], settings) -> None:
+    """Enrol what the simulated table of ``seed`` shows, as a club does before it plays: the
+    printed dice of the first of ``games`` that has them and, with Hilo among them, the deck (the
+    kiosk reads a Hilo mat's cards). Each in a process of its own, side by side: enrolling a deck
+    takes a hundred MB for a few seconds, which a kiosk that enrolled its deck the day before does
+    not hold, and glibc would keep most of it in the demo's heap."""
+    from assistant.commands.calibrate_cards import enrol_synthetic_deck
     from vision.synth.live_table import printed_games
 
     printed = [game for game in games if game in printed_games()]
-    if not printed:
+    jobs = [(enrol_printed_dice, seed, printed[0], settings)] if printed else []
+    if "hilo" in games:
+        jobs.append((enrol_synthetic_deck, settings))
+    if not jobs:
         return
-    game = registry.game_class(printed[0])
+    context = multiprocessing.get_context("spawn")  # a child that starts clean: none of the demo's memory, no threads
+    with ProcessPoolExecutor(max_workers=len(jobs), mp_context=context) as pool:
+        for running in [pool.submit(*job) for job in jobs]:
+            running.result()
+
+
+def enrol_printed_dice(seed: int, game_id: str, settings) -> None:
+    """Enrol the printed dice of ``game_id`` from photos of the dice of the simulated table of
+    ``seed`` (as `calibrate dice-faces` does from a club's photos), into app.state_dir."""
+    from vision.dice import DiceReader
+    from vision.synth.live_table import LiveTable
+
+    game = registry.game_class(game_id)
     pips = DiceReader.from_settings({**settings.section("vision.dice"), "faces": "pips"})  # finds the dice
     enrolled = pips.enrol_faces({face: [image] for face, image in
-                                 camera.enrolment_images(game.id, game.max_players).items()})
+                                 LiveTable(seed).enrolment_images(game.id, game.max_players).items()})
     enrolled.save(Path(settings["app.state_dir"]) / settings["vision.dice.faces_file"])
 
 

@@ -66,3 +66,17 @@ def test_bad_demo_arguments_are_usage_errors(settings):
         run_demo(settings, "--text", "--players", "0")
     with pytest.raises(UsageError, match="--step must be 0 or more"):
         run_demo(settings, "--text", "--step", "-1")
+
+
+def test_the_demo_enrols_its_tables_dice_and_deck_in_processes_of_their_own(settings, tmp_path):
+    from assistant.commands.calibrate_cards import enrolment_path
+    from engine.table import EXCAPE_FACES
+    from vision.card_model import CardModel
+    from vision.dice_faces import EnrolledFaces
+
+    settings = demo.camera_settings(settings, str(tmp_path / "state"))
+    demo.enrol_the_table(1, ["splitter", "excape", "hilo"], settings)
+    faces = EnrolledFaces.load(tmp_path / "state" / settings["vision.dice.faces_file"])
+    assert set(faces.faces) == set(EXCAPE_FACES)
+    deck = CardModel.load(enrolment_path(settings))
+    assert set(deck.value_classes()) == {str(v) for v in range(-1, 12)} and deck.colours is not None
