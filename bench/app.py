@@ -5,8 +5,9 @@ times it until the first frame is on screen, which the app reports over systemd'
 (READY=1), as it does under the kiosk's unit. Then plays a simulated table (`demo`) of each game
 and samples the process's resident memory. With ``--minutes M`` it plays the whole demo (every game
 in turn, its dice filmed and read by the camera path) for M minutes instead, at the demo's own
-pace, and prints the memory every few minutes. Needs an X display: uses $DISPLAY, else starts
-Xvfb. Prints figures; asserts nothing.
+pace, and prints the memory every few minutes: anonymous (heaps, arrays), in mapped files (code),
+and of those the software OpenGL renderer's, which runs under Xvfb and not on a Pi. Needs an X
+display: uses $DISPLAY, else starts Xvfb. Prints figures; asserts nothing.
 
     .venv/bin/python bench/app.py [--minutes 30]
 """
@@ -41,6 +42,25 @@ def rss_kib(pid: int) -> tuple[int, int]:
         key, _, value = line.partition(":")
         fields[key] = value.split()[0] if value.split() else "0"
     return int(fields.get("VmRSS", 0)), int(fields.get("VmHWM", 0))
+
+
+SOFTWARE_GL = ("libLLVM", "_dri.so")  # Mesa's software renderer under Xvfb, which a Pi's GPU driver replaces
+
+
+def resident_parts(pid: int) -> dict[str, int]:
+    """KiB resident in the process's anonymous memory (heaps, arrays), in files it maps (the
+    libraries' code), and of those in the software OpenGL renderer's libraries."""
+    parts = {"anonymous": 0, "files": 0, "software GL code": 0}
+    name = ""
+    for line in Path(f"/proc/{pid}/smaps").read_text().splitlines():
+        fields = line.split()
+        if fields and "-" in fields[0] and not fields[0].endswith(":"):
+            name = fields[5] if len(fields) > 5 and not fields[5].startswith("[") else ""
+        elif fields and fields[0] == "Rss:":
+            parts["files" if name else "anonymous"] += int(fields[1])
+            if any(key in name for key in SOFTWARE_GL):
+                parts["software GL code"] += int(fields[1])
+    return parts
 
 
 def cold_start(state_dir: str) -> tuple[float, int]:
@@ -90,8 +110,9 @@ def demo_memory(game: str) -> tuple[int, int, float]:
         return last, peak, time.perf_counter() - started
 
 
-def long_play(minutes: float, every: float = 300.0) -> list[tuple[float, int, int]]:
-    """(seconds, RSS, peak RSS) of the demo: after 10 s, then every ``every`` seconds for ``minutes``."""
+def long_play(minutes: float, every: float = 300.0) -> list[tuple[float, int, int, dict[str, int]]]:
+    """(seconds, RSS, peak RSS, resident_parts) of the demo: after 10 s, then every ``every``
+    seconds for ``minutes``."""
     with tempfile.TemporaryDirectory() as folder:
         # MALLOC_ARENA_MAX as the kiosk's unit sets it
         env = {**os.environ, "KIVY_NO_CONSOLELOG": "1", "KIVY_HOME": folder, "MALLOC_ARENA_MAX": "2"}
@@ -102,7 +123,7 @@ def long_play(minutes: float, every: float = 300.0) -> list[tuple[float, int, in
             while time.perf_counter() - started < minutes * 60 and process.poll() is None:
                 time.sleep(min(every, minutes * 60 - (time.perf_counter() - started)) if samples else 10)
                 rss, peak = rss_kib(process.pid)
-                samples.append((time.perf_counter() - started, rss, peak))
+                samples.append((time.perf_counter() - started, rss, peak, resident_parts(process.pid)))
         finally:
             process.terminate()
             process.wait(timeout=30)
@@ -168,9 +189,10 @@ def main() -> None:
     server = with_display()
     try:
         if args.minutes:
-            for seconds, rss, peak in long_play(args.minutes):
+            for seconds, rss, peak, parts in long_play(args.minutes):
                 print(f"demo (every game in turn, camera on) after {seconds / 60:.1f} min: RSS {rss / 1024:.0f} MiB, "
-                      f"peak {peak / 1024:.0f} MiB", flush=True)
+                      f"peak {peak / 1024:.0f} MiB; of the RSS: " +
+                      ", ".join(f"{part} {kib / 1024:.0f} MiB" for part, kib in parts.items()), flush=True)
             return
         starts = []
         for _ in range(STARTS):
