@@ -18,7 +18,7 @@ from vision.card_glyphs import EMBEDDING, INPUT_SIZE, glyph_vectors
 CARD_SIZE = (96, 144)         # width, height of a rectified card, pixels
 _RIM = 2                      # pixels of the quarter-size face's border left out of its colour
 _CELL, _BINS = 8, 9           # histogram of oriented gradients: 8x8-pixel cells, 9 directions
-_BATCH = 64
+_BATCH = 64                   # images hog works on at once (see hog)
 INDEX_SIZE = (24, 48)         # the corner where a playing card prints its index (width, height)
 
 
@@ -208,7 +208,9 @@ def _cell_slots(h: int, w: int) -> np.ndarray:
     ch, cw = h // _CELL, w // _CELL
     rows, cols = np.arange(h)[:, None], np.arange(w)[None, :]
     cell = np.where((rows < ch * _CELL) & (cols < cw * _CELL), rows // _CELL * cw + cols // _CELL, ch * cw)
-    return (cell * _BINS).astype(np.int32).reshape(-1)
+    slots = (cell * _BINS).astype(np.int32).reshape(-1)
+    slots.flags.writeable = False  # shared by every call (cached)
+    return slots
 
 
 def colour_features(faces: np.ndarray) -> np.ndarray:
