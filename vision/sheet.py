@@ -19,7 +19,7 @@ import numpy as np
 
 from vision.mat import MatLocator, MatNotFound, MatPose
 from vision.mat_print import render
-from vision.sheet_digits import CLASSES, DigitModel, digit_features
+from vision.sheet_digits import CLASSES, DigitModel, digit_box
 from vision.sheet_layout import SheetLayout
 from vision.sheet_print import sheet_drawing
 
@@ -185,7 +185,7 @@ class SheetReader:
         cut = self.cutter.cut(image)
         px = self.cutter.px_per_mm
         areas = np.array([c.sum() for c in cut.cells]) / px ** 2
-        digits = self.model.probabilities(np.stack([digit_features(c) for c in cut.cells]))
+        digits = self.model.probabilities(np.stack([digit_box(c) for c in cut.cells]))
         empty = 1 / (1 + np.exp((areas - self.cutter.settings["empty_mm2"]) / EMPTY_SOFTNESS_MM2))
         probabilities = np.hstack([empty[:, None], (1 - empty)[:, None] * digits])
         layout = self.cutter.layout

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from assistant.splitter_sheets import sheet_reader, splitter_sheet
-from vision.sheet import SheetNotFound, SheetUnreadable, cleaned, count_marks
-from vision.sheet_digits import CLASSES, DigitModel, DigitModelError, digit_features
+from vision.sheet import SheetCutter, SheetNotFound, SheetUnreadable, cleaned, count_marks
+from vision.sheet_digits import BOX, CLASSES, INK_SHARE, DigitModel, DigitModelError, digit_box
 from vision.synth.sheets import FRAME, sheet_photo
 
 TEST_WRITER = 2_000_000  # the bench's writers: never seen in training
@@ -71,16 +71,32 @@ def test_two_marks_apart_count_two_a_digit_of_two_strokes_one():
     assert count_marks(ink, 6.0) == 1
 
 
-def test_digit_features_are_nist_like():
-    ink = np.zeros((60, 40), np.uint8)
-    cv2.line(ink, (20, 5), (20, 55), 1, 2)
-    f = digit_features(ink)
-    assert f.shape == (64,) and f.sum() * 16 == pytest.approx(0.3 * 1024, rel=0.05)
-    assert f.reshape(8, 8)[:, 0].sum() == 0  # a 1 stays narrow and centred
+def test_a_digit_is_brought_to_a_box_of_standard_size_and_stroke():
+    thin, thick = np.zeros((60, 40), np.uint8), np.zeros((180, 120), np.uint8)
+    cv2.line(thin, (20, 5), (20, 55), 1, 2)
+    cv2.line(thick, (60, 15), (60, 165), 1, 19)
+    boxes = [digit_box(thin), digit_box(thick)]
+    for box in boxes:
+        # the share of ink, to a pixel either side of a whole stroke's length
+        assert box.shape == (BOX, BOX) and abs(box.sum() - INK_SHARE * BOX * BOX) <= 2 * BOX
+        assert box[:, :8].sum() == 0 and box[:, -8:].sum() == 0  # a 1 stays narrow and centred
+    assert np.sum(boxes[0] != boxes[1]) < 0.05 * BOX * BOX  # a pen and a felt tip look alike
+    assert not digit_box(np.zeros((20, 20), np.uint8)).any()
+
+
+def test_the_digit_network_reads_a_batch_as_it_reads_each_digit():
+    layout = splitter_sheet("A")
+    photo = sheet_photo(layout, 11, TEST_WRITER + 11, blur=0.5)
+    boxes = np.stack([digit_box(ink) for ink in SheetCutter(layout).cut(photo.image).cells])
+    model = DigitModel.load()
+    together = model.probabilities(boxes)
+    alone = np.vstack([model.probabilities(box[None]) for box in boxes])
+    assert together.shape == (44, len(CLASSES)) and np.allclose(together, alone, atol=1e-5)
+    assert np.allclose(together.sum(axis=1), 1)
 
 
 def test_a_broken_model_file_is_named(tmp_path):
-    bad = tmp_path / "digits.npz"
+    bad = tmp_path / "digits.onnx"
     bad.write_bytes(b"not a model")
     with pytest.raises(DigitModelError, match="not a digit model"):
         DigitModel.load(str(bad))

