@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path[:0] = [str(Path(__file__).resolve().parents[1] / "tests")]
 
-from crash_support import check, read_reports, start_child  # noqa: E402
+from crash_support import check, killed, read_reports, start_child  # noqa: E402
 
 
 def main() -> int:
@@ -49,8 +49,7 @@ def main() -> int:
                 time.sleep(rng.uniform(0, 0.02))
                 proc.send_signal(signal.SIGKILL)
             finally:
-                proc.kill()
-                acknowledged += read_reports(proc.communicate(timeout=30)[0], reported)
+                acknowledged += killed(proc, reported)
             found = check(database, args.seed, reported)
             problems.extend(f"kill {kill}: {p}" for p in found)
             exact += not found

@@ -59,6 +59,17 @@ def start_child(database: Path, seed: int) -> subprocess.Popen:
                             stderr=subprocess.PIPE, text=True, env=env)
 
 
+def killed(proc: subprocess.Popen, reported: dict[int, int]) -> int:
+    """Kill the child (if still alive) and take what it printed before it died into ``reported``;
+    how many reports that was. Read through ``proc.stdout`` itself: ``communicate`` reads the pipe
+    underneath it and would lose the lines that ``readline`` has already buffered."""
+    proc.kill()
+    count = read_reports(proc.stdout.read(), reported)
+    proc.stderr.read()
+    proc.wait(timeout=30)
+    return count
+
+
 def read_reports(text: str, reported: dict[int, int]) -> int:
     """Take the child's "MATCH MOVES" lines in ``text`` into ``reported``; how many there were
     (what it printed before it died counts too: those actions were acknowledged)."""

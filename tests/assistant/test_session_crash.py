@@ -1,8 +1,10 @@
 """A real crash: a child process plays match after match and is killed with SIGKILL mid-game
 (tests/crash_support.py; bench/kill9.py does it hundreds of times on one database)."""
 import signal
+import subprocess
+import sys
 
-from crash_support import check, read_reports, start_child
+from crash_support import check, killed, read_reports, start_child
 
 
 def kill_after(database, seed, actions: int, reported: dict[int, int]) -> None:
@@ -15,8 +17,7 @@ def kill_after(database, seed, actions: int, reported: dict[int, int]) -> None:
             read_reports(line, reported)
         proc.send_signal(signal.SIGKILL)
     finally:
-        proc.kill()
-        read_reports(proc.communicate(timeout=30)[0], reported)
+        killed(proc, reported)
     assert proc.returncode == -signal.SIGKILL
 
 
@@ -36,3 +37,12 @@ def test_the_check_sees_a_lost_action(tmp_path):
     problems = check(database, 5, reported)
     assert len(problems) == 1 and problems[0].startswith(f"match {last}: ")
     assert problems[0].endswith(f" lines on disk, {reported[last]} acknowledged")
+
+
+def test_what_the_child_printed_before_the_kill_counts_even_when_already_buffered():
+    # three reports in one write: the first readline buffers all three and returns one
+    proc = subprocess.Popen([sys.executable, "-c", "import time; print('4 1\\n4 2\\n4 3', flush=True); time.sleep(30)"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    reported: dict[int, int] = {}
+    read_reports(proc.stdout.readline(), reported)
+    assert killed(proc, reported) == 2 and reported == {4: 3}
