@@ -134,6 +134,9 @@ def value_crops(cards: np.ndarray) -> np.ndarray:
     return np.stack([_value_crop(card) for card in cards])
 
 
+MARGIN = 0.3  # of the value's box, around it
+
+
 def _value_crop(card: np.ndarray) -> np.ndarray:
     """The shades of the ink in the middle of the card, in the box around what is printed there
     without touching the edge of the middle (the value, pips or picture; all the middle when
@@ -149,8 +152,11 @@ def _value_crop(card: np.ndarray) -> np.ndarray:
     inside = (x > 0) & (y > 0) & (x + bw < mw) & (y + bh < mh) & (area >= 4)
     inside[0] = False
     if inside.any():
-        x0, y0 = max(x[inside].min() - 1, 0), max(y[inside].min() - 1, 0)
-        x1, y1 = min((x + bw)[inside].max() + 1, mw), min((y + bh)[inside].max() + 1, mh)
+        # with a margin: faint marks beside the value (a 6's or 9's underline, a minus sign, the
+        # thin 1 of a 10) fall under Otsu's level on a small card, and tell values apart
+        x0, y0, x1, y1 = x[inside].min(), y[inside].min(), (x + bw)[inside].max(), (y + bh)[inside].max()
+        m = round(MARGIN * max(x1 - x0, y1 - y0)) + 1
+        x0, y0, x1, y1 = max(x0 - m, 0), max(y0 - m, 0), min(x1 + m, mw), min(y1 + m, mh)
     else:
         x0, y0, x1, y1 = 0, 0, mw, mh
     paper = float(np.median(middle[mask == 0])) if (mask == 0).any() else 0.0
