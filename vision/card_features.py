@@ -140,7 +140,7 @@ MARGIN = 0.3  # of the value's box, around it
 def _value_crop(card: np.ndarray) -> np.ndarray:
     """The shades of the ink in the middle of the card, in the box around what is printed there
     without touching the edge of the middle (the value, pips or picture; all the middle when
-    nothing is), above the paper around it and scaled to its darkest, centred in the network's
+    nothing is) grown by MARGIN, above the paper around it and scaled to its darkest, centred in the network's
     INPUT_SIZE box. Shades, not a thresholded mask: a small, soft value's mask fills the holes of
     an 8 or a 6, which its shades still show."""
     h, w = card.shape

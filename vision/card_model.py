@@ -21,7 +21,7 @@ from vision.arrays import load_npz, softmax, unit_rows
 NOT_A_CARD = "not-a-card"
 FACE_UP = "face-up"
 NO_INDEX = "no-index"   # a card corner where nothing is printed, or a corner of something else
-FORMAT = 8   # 8: the central glyph described by the glyph network
+FORMAT = 9   # 9: the glyph network reads the value with a margin around it
 
 
 class EnrolmentError(ValueError):

@@ -16,7 +16,7 @@ PyTorch and onnx (not dependencies of the application, which runs the ONNX file 
 
     python3 -m venv /opt/venv-train
     /opt/venv-train/bin/pip install torch numpy opencv-python-headless onnx
-    PYTHONPATH=. /opt/venv-train/bin/python vision/training/train_card_glyphs.py
+    PYTHONPATH=. /opt/venv-train/bin/python vision/training/train_card_glyphs.py     (~35 min on 2 cores)
 
 The crops are made once and kept in ``--work`` with the checkpoint (written every ``--save-every``
 steps): a run stopped at any point goes on from there when started again with the same options.
@@ -154,9 +154,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--work", type=Path, default=Path(".cache/card-glyphs"))
     parser.add_argument("--out", type=Path, default=MODEL)
-    parser.add_argument("--crops", type=int, default=60000)
+    parser.add_argument("--crops", type=int, default=100000)
     parser.add_argument("--validation", type=int, default=4000)
-    parser.add_argument("--steps", type=int, default=6000)
+    parser.add_argument("--steps", type=int, default=12000)
     parser.add_argument("--batch", type=int, default=128)
     parser.add_argument("--save-every", type=int, default=500)
     parser.add_argument("--threads", type=int, default=2)
