@@ -3,7 +3,10 @@
 What the camera sees of a Hold Up table is a card view: the three rows (row 1, the bottom one,
 first; each row's cards left to right, as many as were read), the draw pile and each player's
 three GV cards and pile top, each place giving the probability of each label, in the words of
-``HoldUpState.table_view()`` without the dice (the dice camera's) and the card in a hand. The
+``HoldUpState.table_view()`` without the dice (the dice camera's) and the card in a hand; and,
+when the mat is known, how many places each of its rows prints (``row_places``). A row longer than
+the mat's places is laid with its last cards piled on its last place, so that row shows its first
+cards and, on the last place, its right end (``table``). The
 candidates are the legal ways the table may have come to look so from the position the game is
 in: the chains of card moves, up to the end of the turn. The card camera sees the dice kept (their
 captures leave the rows for the player's pile, four 4s take the pile's top), the GV cards flipped,
@@ -37,7 +40,8 @@ from assistant.reconcile_cards import (MAX_EXPANDED, MISREAD, NEGLIGIBLE, PLAUSI
                                       top_labels)
 from assistant.reconcile_cards import seats_in_play  # noqa: F401 (Hold Up's view lists its players too)
 
-# {"rows": [[{label: p}]], "draw_pile": {label: p}, "players": [{"gv": [{label: p}] * 3, "pile_top": {label: p}}]}
+# {"rows": [[{label: p}]], "draw_pile": {label: p}, "players": [{"gv": [{label: p}] * 3, "pile_top": {label: p}}],
+#  "row_places": [places] * 3 (optional)}
 HoldUpView = Mapping[str, Any]
 CARD_MOVES = (Keep, Flip, Draw, Place)  # the moves whose consequences the card camera sees
 UNSETTLED = ("decide", "place")  # the dice not yet kept, or a drawn card in hand: the table is not still
@@ -65,11 +69,24 @@ def still_steps(states: Sequence[State], actions: Sequence[Action]) -> list[tupl
     return steps
 
 
-def table(state: State) -> dict[str, Any]:
+def table(state: State, row_places: Sequence[int] | None = None) -> dict[str, Any]:
     """What the card camera should see of ``state``: its table view without the dice and the
-    card in a hand."""
+    card in a hand. With ``row_places`` (the places each row of the mat prints), a longer row
+    shows its first cards and, on its last place, the pile of the others: its right end on top."""
     view = state.table_view()
-    return {"rows": view["rows"], "draw_pile": view["draw_pile"], "players": view["players"]}
+    rows = view["rows"] if row_places is None else [
+        cards if len(cards) <= places else [*cards[:places - 1], cards[-1]]
+        for cards, places in zip(view["rows"], row_places)]
+    return {"rows": rows, "draw_pile": view["draw_pile"], "players": view["players"]}
+
+
+def _row_places(seen: HoldUpView) -> Sequence[int] | None:
+    return seen.get("row_places")
+
+
+def _read_as_lying(seen: HoldUpView, now: Mapping[str, Any]) -> dict[str, Any]:
+    """The reading's places (not the mat's ``row_places``) as ``engine.table.as_lying`` reads them."""
+    return as_lying({key: seen[key] for key in now}, now, PLAUSIBLE)
 
 
 def chains(state: State, seen: HoldUpView) -> Iterator[tuple[tuple[Action, ...], dict[str, Any], float, float]]:
@@ -81,7 +98,7 @@ def chains(state: State, seen: HoldUpView) -> Iterator[tuple[tuple[Action, ...],
     longer chain exceeds; the search stops when no partial chain can reach ``NEGLIGIBLE`` of the
     best found (each 5 or 6 is a card drawn and a row chosen)."""
     heap = [(-1.0, 0, state, (), Fraction(1))]
-    tie, best, expanded, lying = 1, 0.0, 0, table(state)
+    tie, best, expanded, lying = 1, 0.0, 0, table(state, _row_places(seen))
     while heap and expanded < MAX_EXPANDED:
         bound, _, position, actions, chance = heapq.heappop(heap)
         if -bound < NEGLIGIBLE * best:
@@ -89,7 +106,7 @@ def chains(state: State, seen: HoldUpView) -> Iterator[tuple[tuple[Action, ...],
         expanded += 1
         for action, weight in _moves(position, seen):
             after, chained, odds = position.apply(action), actions + (action,), chance * weight
-            view = table(after)
+            view = table(after, _row_places(seen))
             if at_rest(after) and view != lying:
                 fit = likelihood(seen, view)
                 best = max(best, float(odds) * fit)
@@ -113,8 +130,11 @@ def _moves(state: State, seen: HoldUpView) -> list[tuple[Action, Fraction]]:
 
 
 def _landing(state: State, seen: HoldUpView) -> list[Mapping[str, float]]:
-    """The places the reading shows where a card drawn now may lie: the right end of each row."""
-    return [_place(seen, row, len(cards)) for row, cards in enumerate(state.rows)]
+    """The places the reading shows where a card drawn now may lie: the right end of each row
+    (on a full row of the mat, its last place)."""
+    places = _row_places(seen)
+    return [_place(seen, row, len(cards) if places is None else min(len(cards), places[row] - 1))
+            for row, cards in enumerate(state.rows)]
 
 
 def _place(seen: HoldUpView, row: int, col: int) -> Mapping[str, float]:
@@ -125,12 +145,16 @@ def _place(seen: HoldUpView, row: int, col: int) -> Mapping[str, float]:
 def _bound(state: State, view: Mapping[str, Any], seen: HoldUpView) -> float:
     """At least the likelihood of any table a chain from ``state`` leaves. Later moves only add
     cards at the rows' right ends (each row's cards now fit at best as they are read, a row read
-    with another number of cards fits less), the pile tops stay, a card in hand lands at best
+    with another number of cards fits less; but the last place of a full row of the mat takes the
+    cards added), the pile tops stay, a card in hand lands at best
     where it fits the reading best; the GV cards waiting for a flip and the draw pile (it may
     run out) may yet fit better. ``view``: the table at ``state``."""
     total = 1.0
-    for places, cards in zip(seen["rows"], view["rows"]):
-        total *= math.prod(_fits(places[i], card) if i < len(places) else MISREAD for i, card in enumerate(cards))
+    row_places = _row_places(seen) or [math.inf] * len(state.rows)
+    for places, cards, lying, printed in zip(seen["rows"], view["rows"], state.rows, row_places):
+        covered = len(cards) - 1 if len(lying) >= printed else len(cards)  # a card added lies on it
+        total *= math.prod(_fits(places[i], card) if i < len(places) else MISREAD
+                           for i, card in enumerate(cards[:covered]))
     for seat, (read, player) in enumerate(zip(seen["players"], view["players"])):
         total *= _fits(read["pile_top"], player["pile_top"])
         if not (state.phase == "flip" and seat == state.seat):
@@ -145,10 +169,11 @@ def _fits(place: Mapping[str, float], label: str) -> float:
 
 
 def _line(places: Sequence[Mapping[str, float]], labels: Sequence[str]) -> float:
-    """How a row, or a player's GV cards, read fits ``labels``: each place's fit; every place
-    misread when another number of cards was read."""
+    """How a row, or a player's GV cards, read fits ``labels``: each place's fit; when another
+    number of cards was read, every place of the longer line misread (a card read where none
+    lies is as wrong as one missed)."""
     if len(places) != len(labels):
-        return MISREAD ** max(len(labels), 1)
+        return MISREAD ** max(len(places), len(labels))
     return math.prod(_fits(place, label) for place, label in zip(places, labels))
 
 
@@ -166,8 +191,8 @@ def likelihood(seen: HoldUpView, view: Mapping[str, Any]) -> float:
 def nothing_new(state: State, seen: HoldUpView) -> bool:
     """The reading shows the table as it is: each place's likeliest card the one lying there, or
     a face-up card read as another but not unlikely (``assistant.reconcile_cards.PLAUSIBLE``)."""
-    now = table(state)
-    return as_lying(seen, now, PLAUSIBLE) == now
+    now = table(state, _row_places(seen))
+    return _read_as_lying(seen, now) == now
 
 
 def explain(state: State, seen: HoldUpView) -> list[Explanation]:
@@ -183,8 +208,8 @@ def why_unexplained(state: State, seen: HoldUpView) -> Text | str:
     """What the reading shows that no move explains: cards captured while a row is short of the
     dice showing its number, more cards gone from a row than dice show its number, a row's cards
     in another order; else everything that changed."""
-    now = table(state)
-    read = as_lying(seen, now, PLAUSIBLE)
+    now = table(state, _row_places(seen))
+    read = _read_as_lying(seen, now)
     lost = {number: len(was) - len(cards) for number, (was, cards) in enumerate(zip(now["rows"], read["rows"]), 1)
             if len(cards) < len(was)}
     short = _short_row(state)

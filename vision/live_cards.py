@@ -94,8 +94,9 @@ def hilo_card_view(readings: Sequence[CardReading], pose: MatPose, layout: MatLa
 def holdup_card_view(readings: Sequence[CardReading], pose: MatPose, layout: MatLayout,
                      cards: Collection[str] | None = None) -> dict[str, Any]:
     """The rows (row 1 first) and each seat's GV cards, left to right, the draw pile and each
-    seat's pile top, every place with its label probabilities (among ``cards``, when given); and
-    the cards off their places (``off_places``)."""
+    seat's pile top, every place with its label probabilities (among ``cards``, when given); how
+    many places each row prints (a longer row piles its last cards on its last place); and the
+    cards off their places (``off_places``)."""
     placed, unplaced = cards_by_zone(readings, pose, layout)
 
     def in_row(zone_id: str) -> list[dict[str, float]]:
@@ -105,9 +106,11 @@ def holdup_card_view(readings: Sequence[CardReading], pose: MatPose, layout: Mat
         return label_probabilities(pile_top_reading(placed[zone_id], layout.zone(zone_id)), cards)
 
     seats = sorted({zone.seat for zone in layout.zones if zone.seat is not None})
-    return {"rows": [in_row(f"row.{number}") for number in (1, 2, 3)],
+    rows = (1, 2, 3)
+    return {"rows": [in_row(f"row.{number}") for number in rows],
             "draw_pile": {FACE_DOWN: 1.0} if placed["draw"] else {EMPTY: 1.0},
             "players": [{"gv": in_row(f"gv.{seat}"), "pile_top": top(f"pile.{seat}")} for seat in seats],
+            "row_places": [layout.zone(f"row.{number}").cols for number in rows],
             "off": off_places(unplaced, pose, layout)}
 
 

@@ -90,6 +90,18 @@ def zone_names(layout: MatLayout) -> dict:
     return names
 
 
+def printed_names(layout: MatLayout) -> dict:
+    """What is printed in each zone of the mat: its name (``zone_names``), and in a row of the
+    table where the cards beyond its places go (Hold Up's rows grow past them; the camera reads
+    the pile on the last place as the row's right end)."""
+    names = zone_names(layout)
+    for zone in layout.zones:
+        if zone.kind == "row" and zone.seat is None:
+            names[zone.id] = tr("Row {n} - more than {places} cards: pile them on the last place",
+                                n=int(zone.id.partition(".")[2]), places=zone.cols)
+    return names
+
+
 def run(args, settings) -> int:
     from assistant.cli import UsageError
 
@@ -100,7 +112,7 @@ def run(args, settings) -> int:
     layout = (mat_layout(args.game, args.paper, args.players) if args.paper else
               smallest_mat(args.game, args.players))
     language = settings["app.language"]
-    labels = {zid: translate(text, language) for zid, text in zone_names(layout).items()}
+    labels = {zid: translate(text, language) for zid, text in printed_names(layout).items()}
     width, height = layout.size
     footer = translate(tr("Print at 100 % (actual size): this sheet is {width} x {height} mm and each black "
                           "marker square is {size} mm wide.", width=f"{width:g}", height=f"{height:g}",

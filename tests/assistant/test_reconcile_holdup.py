@@ -182,3 +182,43 @@ def test_the_places_of_seats_beyond_the_players_are_not_read():
     unchanged = read(table(state))
     unchanged["players"].append({"gv": [{"gv G": 1.0}] * 3, "pile_top": {"ruby 9": 1.0}})
     assert judge_cards(state, unchanged, 0.9) is None
+
+
+def on_mat(view, places):
+    """A sure reading of ``view`` on a mat whose rows print ``places`` places each."""
+    return {**read(view), "row_places": [places] * 3}
+
+
+def test_a_row_longer_than_the_mat_piles_its_last_cards_on_its_last_place():
+    state = after(play(*DEAL, "roll 1 1 2 5", "keep").state, "draw ruby 5", "place 3")
+    assert table(state)["rows"][2] == ["emerald 5", "emerald 6", "ruby 5"]
+    assert table(state, [2, 2, 2])["rows"] == [[], ["ruby 3"], ["emerald 5", "ruby 5"]]
+    assert table(state, [3, 3, 3])["rows"][2] == ["emerald 5", "emerald 6", "ruby 5"]
+
+
+def test_a_card_laid_on_the_pile_of_a_full_row_is_read_as_placed_there():
+    state = play(*DEAL, "roll 1 1 2 5", "keep").state
+    placed = after(state, "draw ruby 5", "place 3")
+    seen = on_mat(table(placed, [2, 2, 2]), 2)
+    event = judge_cards(state, seen, 0.9)
+    assert event.kind == AUTO and str(event.candidates[0]) == "draw ruby 5; place 3"
+    assert judge_cards(placed, seen, 0.9) is None  # and then it is the table as it lies
+    # read without the mat's places, the same cards are a row whose right end changed: no move
+    assert judge_cards(state, read(table(placed, [2, 2, 2])), 0.9).kind != AUTO
+
+
+def test_a_card_captured_from_the_pile_of_a_full_row_shows_the_one_beneath():
+    state = play(*DEAL, "roll 1 1 2 5", "keep", "draw ruby 5", "place 3", "roll 3 5 5 5").state
+    kept = after(state, "keep")
+    assert table(kept, [2, 2, 2])["rows"][2] == ["emerald 5", "emerald 6"]
+    event = judge_cards(state, on_mat(table(kept, [2, 2, 2]), 2), 0.9)
+    assert event.kind == AUTO and event.candidates[0].actions == (Keep(),)
+
+
+def test_two_cards_swapped_in_a_row_the_dice_capture_from_is_a_contradiction_not_the_capture():
+    state = play(*DEAL, "roll 1 5 5 6").state  # keeping takes diamond 2, the right end of row 1
+    swapped = table(state)
+    swapped["rows"][0].reverse()
+    event = judge_cards(state, read(swapped), 0.9)
+    assert event.kind == CONTRADICTION
+    assert str(event.reason).startswith("the cards of row 1 changed places (diamond 2, diamond 1)")

@@ -88,7 +88,8 @@ def test_print_mat_in_french_prints_french_zone_names(tmp_path):
     stream = objects[4]
     body = stream[stream.index(b"stream\n") + 7:stream.rindex(b"endstream")]
     ops = zlib.decompress(body.rstrip(b"\n"))
-    assert "(Rangée 1) Tj".encode("cp1252") in ops
+    # a row says where the cards go that its places cannot hold (the camera reads them there)
+    assert "(Rangée 1 - plus de 8 cartes : empilez-les sur la dernière place) Tj".encode("cp1252") in ops
 
 
 def test_print_mat_refuses_what_it_cannot_draw(tmp_path, capsys):

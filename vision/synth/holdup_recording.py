@@ -5,7 +5,8 @@ and the dice thrown in its dice zone.
 among the legal actions, chance by ``State.sample_chance``; its first ``turns`` turns when given)
 and films, at 15 fps, each thing the camera sees happen: each roll (a hand throws the four dice
 into the dice zone) and each time the cards come to rest (``assistant.reconcile_holdup.still_steps``:
-cards captured to a pile, GV cards turned, a card drawn and laid at a row's end: what
+cards captured to a pile, GV cards turned, a card drawn and laid at a row's end, on the pile of
+its last place when the row is longer than the mat prints: what
 ``assistant.commands.watch.camera_steps`` expects). A hand sweeps
 over the mat, motion-blurred, then the table lies still for a second under fresh sensor noise.
 Dice lie where they fell until the next throw. The mat (``print-mat``'s layout for the players) is
@@ -31,20 +32,16 @@ import numpy as np
 from assistant.commands.print_mat import smallest_mat
 from assistant.commands.watch import camera_steps
 from engine import registry
-from engine.holdup.actions import Place
 from engine.match import Match
 from assistant.reconcile_holdup import table
 from vision.synth.card_recording import NAMES, SWAP_EVERY, MatFilm, Shots
 from vision.synth.recording import DIE_PX, die_sprite, is_roll, paste
 
 DIE_MM = 18.0  # the side of a die on the mat
-ROW_PLACES = smallest_mat("holdup", 3).zone("row.1").cols
 
 
 def play_game(players: int, seed: int, turns: int | None = None) -> Match:
-    """A Hold Up game (or its first ``turns`` turns), decided and drawn by ``random.Random(seed)``.
-    A card drawn goes to a row with a free place on the mat when there is one, as players do (a
-    row of the mat prints ``ROW_PLACES``: a card beyond them lies off its zone, and is not read)."""
+    """A Hold Up game (or its first ``turns`` turns), decided and drawn by ``random.Random(seed)``."""
     rng = random.Random(seed)
     match = Match(registry.make_game("holdup", players), NAMES[:players])
     while not match.state.is_terminal():
@@ -54,9 +51,7 @@ def play_game(players: int, seed: int, turns: int | None = None) -> Match:
         if state.is_chance_node():
             match.push(state.sample_chance(rng))
             continue
-        legal = state.legal_actions()
-        room = [a for a in legal if isinstance(a, Place) and len(state.rows[a.row - 1]) < ROW_PLACES]
-        match.push(rng.choice(room or legal))
+        match.push(rng.choice(state.legal_actions()))
     return match
 
 
@@ -108,6 +103,7 @@ def record(players: int, seed: int, out: str | Path, turns: int | None = None,
     match = play_game(players, seed, turns)
     states, history = match.states(), match.history
     film = MatFilm(smallest_mat("holdup", players), seed)
+    row_places = [film.layout.zone(f"row.{number}").cols for number in (1, 2, 3)]
     dice = DiceInZone(film, seed)
     rng = random.Random(seed + 1)
     shots = Shots(film, out, {"game": "holdup", "players": players, "seed": seed, "planted": []})
@@ -120,16 +116,16 @@ def record(players: int, seed: int, out: str | Path, turns: int | None = None,
             planted = shots.shoot(dice.on(film.table_image(swapped)))
             shots.log["planted"].append({"kind": "swap", "still": planted, "until": shots.shoot(image)})
 
-    cards = table(states[0])
+    cards = table(states[0], row_places)
     for first, end in camera_steps(match):
         action = history[first]
         if is_roll(action):  # the dice thrown; the cards lie as they did until the player moves them
             dice.throw([str(face) for face in (*states[first].dice, *action.faces)])
         else:
-            cards = table(states[end])
+            cards = table(states[end], row_places)
         still(end, cards)
-        if is_roll(action) and table(states[end]) != cards:  # a fourth roll's dice are kept at once
-            cards = table(states[end])
+        if is_roll(action) and table(states[end], row_places) != cards:  # a fourth roll's dice are kept at once
+            cards = table(states[end], row_places)
             still(end, cards)
     return shots.done(match)
 
