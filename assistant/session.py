@@ -45,6 +45,9 @@ class Session:
         self._listeners: list[Listener] = []
         self._match: Match | None = None
         self._match_id: int | None = None
+        # the history span (start, end) of the last actions played together (what the camera saw
+        # happen, a sheet entered at once): Undo takes them back together while they are the last
+        self._together: tuple[int, int] | None = None
         self._worker: AdviceWorker | None = None  # None: advice is computed before each view
         self._notices: list[tuple[str, Text | str]] = [("records", store.notice)] if store.notice else []
         self._view = self._home_view(0, None)
@@ -172,11 +175,13 @@ class Session:
             if reason:
                 return self._say(tr("{action} is not allowed: {reason}", action=str(action), reason=reason), ERROR)
             state = state.apply(action)
-        view = self._view
+        view, start = self._view, len(self._match.history)
         for action in actions:
             view = self.play(action)
             if view.message is None or view.message.kind == ERROR:  # not written: the rest waits
                 break
+        if len(self._match.history) - start > 1:
+            self._together = (start, len(self._match.history))
         return view
 
     def why_not(self, action: Action | str) -> ViewState:
@@ -194,14 +199,24 @@ class Session:
         return self._say(tr("{action} is not allowed: {reason}", action=str(action), reason=reason), EXPLAIN)
 
     def undo(self) -> ViewState:
+        """Take back the last action; the last actions played together (what the camera saw
+        happen, a sheet entered at once), when they are the last, all of them: one touch puts a
+        misread right. Redo brings them back one by one."""
         match = self._match
         if match is None or not match.can_undo():
             return self._say(tr("nothing to undo: the match is at its start"), INFO)
-        seq = len(match.history)
-        if self._write(lambda: self.store.remove_last_action(self._match_id, seq)) is None:
+        together = self._together
+        first = together[0] if together is not None and together[1] == len(match.history) else len(match.history) - 1
+        self._together = None
+        undone = []
+        while len(match.history) > first:
+            seq = len(match.history)
+            if self._write(lambda seq=seq: self.store.remove_last_action(self._match_id, seq)) is None:
+                break
+            undone.insert(0, str(match.undo()))
+        if not undone:
             return self._view
-        action = match.undo()
-        return self._game_changed(Message(tr("undone: {action}", action=str(action))))
+        return self._game_changed(Message(tr("undone: {action}", action="; ".join(undone))))
 
     def redo(self) -> ViewState:
         match = self._match
@@ -302,7 +317,7 @@ class Session:
         return True if result is None else result
 
     def _enter(self, match: Match, match_id: int, message: Message) -> ViewState:
-        self._match, self._match_id = match, match_id
+        self._match, self._match_id, self._together = match, match_id, None
         return self._publish(self._game_view(self._view.revision + 1, message))
 
     def _game_changed(self, message: Message | None) -> ViewState:

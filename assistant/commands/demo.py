@@ -119,8 +119,9 @@ class DemoTable:
                 self.rolls["camera"] += 1
                 return view
             self.rolls["undone"] += 1  # a misread played: Undo, then the roll by touch
-            for _ in range(view.moves - moves):
-                view = self.session.undo()
+            for _ in range(view.moves - moves):  # one Undo takes back what the camera played together
+                if view.moves > moves:
+                    view = self.session.undo()
             return self.session.play(roll)
         offered = next((s for s in view.suggestions if same_roll(s.actions[-1], roll)), None)
         if offered is not None or now - since > CAMERA_WAIT_S:

@@ -197,6 +197,25 @@ def test_a_sure_reading_is_played_and_announced_a_contradiction_said_a_stale_one
     assert view.message.text == "Camera: 3 dice on the table, Pig rolls 1"
 
 
+def test_one_undo_takes_back_all_the_camera_played_together_and_only_while_it_is_the_last(session, store):
+    session.new_match("toy", ["Ana", "Ben"])
+    session.play("roll 6")
+    before = session.position
+    seen = (Explanation(((Decide(True), Roll(4)),), 0.99),)  # "again", then the roll: one move seen
+    view = session.camera(before, CameraEvent(AUTO, seen))
+    assert view.moves == 3 and view.message.camera
+    view = session.handle_intent(Intent.UNDO)  # one touch (the button, GPIO, the panel)
+    assert session.position == before and view.moves == 1 and view.message.text == "undone: again; roll 4"
+    assert stored_lines(store.path, view.match_id) == ["roll 6"]
+    assert session.redo().moves == 2  # Redo brings them back one by one
+    session.redo()
+    session.play("bank")
+    assert session.undo().message.text == "undone: bank"  # a later move is undone alone
+    assert session.undo().message.text == "undone: roll 4"  # then the camera's move no longer is one
+    assert session.accept(Explanation(((Roll(2), Decide(True)),), 0.9)).moves == 4  # an offer confirmed
+    assert session.undo().message.text == "undone: roll 2; again" and session.view.moves == 2
+
+
 def test_abandon_removes_the_match_from_the_resume_list(session, store):
     session.new_match("toy", ["Ana", "Ben"])
     session.play("roll 2")
