@@ -32,11 +32,11 @@ from engine.text import Text, tr
 from vision.card_model import CardModel
 from vision.cards import EnrolReport, ReaderParams, enrol, unfound
 from vision.evaluate import Box
+from vision.live_cards import HOLDUP_ROWS
 from vision.mat import MatLayout, MatPose, Zone, bare_colour, find_mat, shows_bare_mat
 
 HILO_SEATS = (0, 1)  # the grids a page fills (every Hilo mat has them)
 HOLDUP_SEATS = (0, 1, 2)  # the seats every Hold Up mat prints (its smallest is for three players)
-HOLDUP_ROWS = (1, 2, 3)
 # The zones a page fills, in lines as the screen shows them (Hold Up's as on its mat: row 3 far).
 LINES = {
     "hilo": ((*(f"grid.{seat}" for seat in HILO_SEATS), "discard"),),

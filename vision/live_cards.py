@@ -26,6 +26,7 @@ from vision.layout import cards_by_zone, grid_places, pile_top_reading, row_read
 from vision.mat import MatLayout, MatPose, bare_colour, find_mat, shows_bare_mat
 from vision.stillness import StillnessGate
 
+HOLDUP_ROWS = (1, 2, 3)  # the rows of a Hold Up table, the bottom one first
 LEAST = 0.001   # labels less likely than this are left out of a place
 MOST_LABELS = 6  # and at most this many are kept, the likeliest
 # The enrolled classifiers read cards less surely than they are right: each label's probability
@@ -106,12 +107,16 @@ def holdup_card_view(readings: Sequence[CardReading], pose: MatPose, layout: Mat
         return label_probabilities(pile_top_reading(placed[zone_id], layout.zone(zone_id)), cards)
 
     seats = sorted({zone.seat for zone in layout.zones if zone.seat is not None})
-    rows = (1, 2, 3)
-    return {"rows": [in_row(f"row.{number}") for number in rows],
+    return {"rows": [in_row(f"row.{number}") for number in HOLDUP_ROWS],
             "draw_pile": {FACE_DOWN: 1.0} if placed["draw"] else {EMPTY: 1.0},
             "players": [{"gv": in_row(f"gv.{seat}"), "pile_top": top(f"pile.{seat}")} for seat in seats],
-            "row_places": [layout.zone(f"row.{number}").cols for number in rows],
+            "row_places": row_places(layout),
             "off": off_places(unplaced, pose, layout)}
+
+
+def row_places(layout: MatLayout) -> list[int]:
+    """How many places each Hold Up row of the mat prints, row 1 first."""
+    return [layout.zone(f"row.{number}").cols for number in HOLDUP_ROWS]
 
 
 def card_view(readings: Sequence[CardReading], pose: MatPose, layout: MatLayout,

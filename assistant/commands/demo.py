@@ -70,7 +70,7 @@ class DemoTable:
         self.games = tuple(games)
         self.players = players
         self.camera = camera  # the filmed table the dice are thrown on (None: rolled by touch)
-        self.thrown: tuple[Action, State, int, float] | None = None  # the roll to see, in, moves then, since
+        self.thrown: tuple[Action, State, float] | None = None  # the roll to see, in, since
         self.rolls = Counter()  # how each filmed roll was played: "camera", "offer", "touch", "undone"
         self.played = 0
         self.games_started = 0
@@ -102,14 +102,14 @@ class DemoTable:
         action = self._pick(view, state)
         if self.camera is not None and self.camera.films(view.game_id, action):
             self.camera.throw(state, action, state.apply(action))
-            self.thrown = (action, state, view.moves, now)
+            self.thrown = (action, state, now)
             return view
         self.played += 1
         return self.session.play(action)
 
     def _follow_camera(self, view: ViewState, now: float) -> ViewState:
         """After a throw: what the camera made of it, put right as players would."""
-        roll, thrown_in, moves, since = self.thrown
+        roll, thrown_in, since = self.thrown
         if self.session.position is not thrown_in:
             self.thrown = None
             if view.message is None or not view.message.camera:  # played on the screen meanwhile
@@ -119,9 +119,7 @@ class DemoTable:
                 self.rolls["camera"] += 1
                 return view
             self.rolls["undone"] += 1  # a misread played: Undo, then the roll by touch
-            for _ in range(view.moves - moves):  # one Undo takes back what the camera played together
-                if view.moves > moves:
-                    view = self.session.undo()
+            self.session.undo()  # all the camera played together
             return self.session.play(roll)
         offered = next((s for s in view.suggestions if same_roll(s.actions[-1], roll)), None)
         if offered is not None or now - since > CAMERA_WAIT_S:

@@ -34,6 +34,7 @@ from assistant.commands.watch import camera_steps
 from engine import registry
 from engine.match import Match
 from assistant.reconcile_holdup import table
+from vision.live_cards import row_places
 from vision.synth.card_recording import NAMES, SWAP_EVERY, MatFilm, Shots
 from vision.synth.recording import DIE_PX, die_sprite, is_roll, paste
 
@@ -103,7 +104,7 @@ def record(players: int, seed: int, out: str | Path, turns: int | None = None,
     match = play_game(players, seed, turns)
     states, history = match.states(), match.history
     film = MatFilm(smallest_mat("holdup", players), seed)
-    row_places = [film.layout.zone(f"row.{number}").cols for number in (1, 2, 3)]
+    places = row_places(film.layout)
     dice = DiceInZone(film, seed)
     rng = random.Random(seed + 1)
     shots = Shots(film, out, {"game": "holdup", "players": players, "seed": seed, "planted": []})
@@ -116,16 +117,16 @@ def record(players: int, seed: int, out: str | Path, turns: int | None = None,
             planted = shots.shoot(dice.on(film.table_image(swapped)))
             shots.log["planted"].append({"kind": "swap", "still": planted, "until": shots.shoot(image)})
 
-    cards = table(states[0], row_places)
+    cards = table(states[0], places)
     for first, end in camera_steps(match):
-        action = history[first]
+        action, after = history[first], table(states[end], places)
         if is_roll(action):  # the dice thrown; the cards lie as they did until the player moves them
             dice.throw([str(face) for face in (*states[first].dice, *action.faces)])
         else:
-            cards = table(states[end], row_places)
+            cards = after
         still(end, cards)
-        if is_roll(action) and table(states[end], row_places) != cards:  # a fourth roll's dice are kept at once
-            cards = table(states[end], row_places)
+        if is_roll(action) and after != cards:  # a fourth roll's dice are kept at once
+            cards = after
             still(end, cards)
     return shots.done(match)
 
