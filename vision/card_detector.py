@@ -24,6 +24,7 @@ STRIDE = 4           # input pixels per cell of the network's maps
 CORNER_UNIT = 32.0   # input pixels per unit of the corner offsets
 _EDGE_STEP = 4.0     # grey levels per pixel across a side that count as the card's outline
 _ALIGN = 32          # the input's sides are padded to a multiple of the network's coarsest stride
+LARGE = 64           # input pixels: a card's short side from which the half-size look finds it
 _NEXT = np.array([1, 2, 3, 0])
 _PREV = np.array([3, 0, 1, 2])
 
@@ -54,12 +55,13 @@ class CardDetector:
         h, w = frame.shape[:2]
         scale = INPUT_WIDTH / max(h, w)
         small = cv2.resize(frame, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
-        ph, pw = -small.shape[0] % _ALIGN, -small.shape[1] % _ALIGN
-        small = cv2.copyMakeBorder(small, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
-        blob = (small.astype(np.float32).transpose(2, 0, 1)[None] / 255.0 - 0.5).astype(np.float32)
-        self.net.setInput(blob)
-        maps = self.net.forward()[0]
-        cards = _decode(maps, self.threshold)
+        # A card over about a third of the frame's width is more than the network takes in at
+        # once: it finds such a card at half the size (where its index corners are too small to
+        # be taken for cards), and only such cards are looked for there.
+        half = cv2.resize(small, (small.shape[1] // 2, small.shape[0] // 2), interpolation=cv2.INTER_AREA)
+        large = [(2 * c, s, d) for c, s, d in _peaks(self._maps(half), self.threshold)
+                 if _short_side(c) >= LARGE / 2]
+        cards = _one_each(_peaks(self._maps(small), self.threshold) + large)
         if not cards:
             return []
         refine = min(1.0, self.refine_width / max(h, w))
@@ -73,28 +75,47 @@ class CardDetector:
         quads = snap(quads, gx, gy, reach) / refine
         return [FoundCard(q.astype(np.float32), s, d) for q, (_, s, d) in zip(quads, cards)]
 
+    def _maps(self, image: np.ndarray) -> np.ndarray:
+        """The network's maps of ``image`` (its sides padded to a multiple of ``_ALIGN``)."""
+        ph, pw = -image.shape[0] % _ALIGN, -image.shape[1] % _ALIGN
+        image = cv2.copyMakeBorder(image, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
+        blob = (image.astype(np.float32).transpose(2, 0, 1)[None] / 255.0 - 0.5).astype(np.float32)
+        self.net.setInput(blob)
+        return self.net.forward()[0]
 
-def _decode(maps: np.ndarray, threshold: float) -> list[tuple[np.ndarray, float, float]]:
-    """(corners in input pixels, score, face-down probability) of each peak, surest first, with
-    a peak whose outline mostly covers a surer one's dropped (two cells of one card)."""
+
+Candidate = tuple[np.ndarray, float, float]  # corners in input pixels, score, face-down probability
+
+
+def _peaks(maps: np.ndarray, threshold: float) -> list[Candidate]:
+    """A card at each peak of the maps over ``threshold``."""
     heat = sigmoid(maps[:2])
     both = heat.max(axis=0)
     peaks = (both == cv2.dilate(both, np.ones((3, 3), np.uint8))) & (both > threshold)
-    ys, xs = np.nonzero(peaks)
-    order = np.argsort(-both[ys, xs], kind="stable")
-    kept: list[tuple[np.ndarray, float, float]] = []
-    for y, x in zip(ys[order], xs[order]):
+    out = []
+    for y, x in zip(*np.nonzero(peaks)):
         centre = (np.array([x, y], np.float32) + 0.5) * STRIDE
         corners = clockwise(centre + maps[2:, y, x].reshape(4, 2) * CORNER_UNIT)
-        area = abs(cv2.contourArea(corners))
-        if area < 4 * STRIDE * STRIDE:
-            continue
-        if any(cv2.intersectConvexConvex(corners, k[0])[0] > 0.5 * min(area, abs(cv2.contourArea(k[0])))
-               for k in kept):
-            continue
-        down = heat[1, y, x] / (heat[0, y, x] + heat[1, y, x])
-        kept.append((corners, float(both[y, x]), float(down)))
+        if abs(cv2.contourArea(corners)) >= 4 * STRIDE * STRIDE:
+            down = heat[1, y, x] / (heat[0, y, x] + heat[1, y, x])
+            out.append((corners, float(both[y, x]), float(down)))
+    return out
+
+
+def _one_each(cards: list[Candidate]) -> list[Candidate]:
+    """The cards surest first, each whose outline mostly covers a surer one's dropped (two
+    cells of one card, or one card seen at two sizes)."""
+    kept: list[Candidate] = []
+    for card in sorted(cards, key=lambda c: -c[1]):
+        area = abs(cv2.contourArea(card[0]))
+        if not any(cv2.intersectConvexConvex(card[0], k[0])[0] > 0.5 * min(area, abs(cv2.contourArea(k[0])))
+                   for k in kept):
+            kept.append(card)
     return kept
+
+
+def _short_side(corners: np.ndarray) -> float:
+    return float(min(np.linalg.norm(corners[1] - corners[0]), np.linalg.norm(corners[2] - corners[1])))
 
 
 def clockwise(corners: np.ndarray) -> np.ndarray:

@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 
 from engine.table import FACE_DOWN
-from vision.card_detector import CORNER_UNIT, STRIDE, CardDetector, _decode, clockwise, snap
+from vision.card_detector import CORNER_UNIT, STRIDE, CardDetector, _one_each, _peaks, clockwise, snap
+from vision.synth.card_designs import deck, random_design
 from vision.synth.card_scenes import detector_scene
 
 
@@ -28,7 +29,7 @@ def maps_with(cards, shape=(2, 10, 12)):
 def test_a_peak_is_a_card_and_two_peaks_of_one_outline_are_one_card():
     card = np.float32([[8, 8], [24, 8], [24, 32], [8, 32]])
     other = card + (24, 0)
-    found = _decode(maps_with([(4, 5, card, False), (5, 5, card + 1, False), (9, 5, other, True)]), 0.3)
+    found = _one_each(_peaks(maps_with([(4, 5, card, False), (5, 5, card + 1, False), (9, 5, other, True)]), 0.3))
     assert len(found) == 2
     (a, _, down_a), (b, _, down_b) = sorted(found, key=lambda f: f[0][0, 0])
     assert np.allclose(a, card, atol=1.01) and down_a < 0.5
@@ -36,7 +37,7 @@ def test_a_peak_is_a_card_and_two_peaks_of_one_outline_are_one_card():
 
 
 def test_nothing_above_the_threshold_is_no_card():
-    assert _decode(np.full((10, 8, 8), -8.0, np.float32), 0.3) == []
+    assert _peaks(np.full((10, 8, 8), -8.0, np.float32), 0.3) == []
 
 
 def test_sides_are_moved_onto_the_cards_outline():
@@ -65,8 +66,8 @@ def _iou(a, b):
 def test_the_shipped_detector_finds_most_cards_of_unseen_designs():
     """Scenes of seeds never used in training (they start at 0 and 10,000,000), every design and
     layout. A guard against a worse network, not the target: measured with the network shipped,
-    0.79 of the cards found (outline overlapping the truth by half), 0.92 of those on the right
-    side, 0.55 false cards a scene; the piles, where corners lie under other cards, are most of the
+    0.89 of the cards found (outline overlapping the truth by half), 0.95 of those on the right
+    side, 0.43 false cards a scene; the piles, where corners lie under other cards, are most of the
     misses. The goal is 0.995, 0.995 and none."""
     detector = CardDetector()
     truth = found = right_side = false = 0
@@ -82,4 +83,22 @@ def test_the_shipped_detector_finds_most_cards_of_unseen_designs():
                 found += 1
                 right_side += (cards[best].face_down > 0.5) == (card.label == FACE_DOWN)
         false += len(cards) - len(used)
-    assert found / truth >= 0.75 and right_side / found >= 0.88 and false / 60 <= 0.8, (truth, found, right_side, false)
+    assert found / truth >= 0.85 and right_side / found >= 0.92 and false / 60 <= 0.6, (truth, found, right_side, false)
+
+
+def test_a_card_over_half_the_photo_is_one_whole_card_not_its_index_corners():
+    """One card a photo, 25-70 % of its width, as a deck is photographed to be enrolled: the
+    network takes in such a card whole at half the size. Measured with the network shipped: 31 of
+    40 outlined whole (overlapping the truth by three quarters), 32 alone; before the half-size
+    look and the context of its last stage, 10 and 21 (an index corner was the card)."""
+    detector = CardDetector()
+    whole = alone = 0
+    for seed in range(22_000_000, 22_000_040):
+        rng = np.random.default_rng(seed)
+        design = random_design(rng)
+        label = FACE_DOWN if seed % 5 == 0 else str(rng.choice(deck(design)))
+        scene = detector_scene(seed, (1280, 960), design=design, label=label)
+        cards = detector.find(scene.frame)
+        whole += max((_iou(c.corners, scene.cards[0].corners) for c in cards), default=0) > 0.75
+        alone += len(cards) == 1
+    assert whole >= 28 and alone >= 28, (whole, alone)

@@ -26,7 +26,7 @@ from vision.synth.cards import Photo, SynthCard, SynthScene, spoil
 VISIBLE = 0.5
 LAYOUTS = ("scatter", "grid", "row", "pile", "fan", "close")
 # How often each layout is drawn (a pile and a row are the hard cases: one card is one card).
-LAYOUT_WEIGHTS = (0.25, 0.2, 0.15, 0.15, 0.1, 0.15)
+LAYOUT_WEIGHTS = (0.2, 0.2, 0.15, 0.15, 0.1, 0.2)
 PHOTO = Photo(glare=(0.0, 0.5), blur=(0.4, 2.0), noise=(1.0, 7.0), jpeg=(60, 95), light=(0.6, 1.15),
               gradient=(-0.3, 0.3))
 
@@ -83,7 +83,7 @@ def _place(layout: str, size, design: Design, rng) -> list[np.ndarray]:
     w, h = size
     aspect = design.size_mm[1] / design.size_mm[0]
     if layout == "close":
-        width = rng.uniform(0.3, 0.6) * w
+        width = rng.uniform(0.25, 0.7) * w
         return [_corners((rng.uniform(0.35, 0.65) * w, rng.uniform(0.35, 0.65) * h), width, aspect,
                          rng.uniform(-30, 30) + 90 * rng.integers(4))]
     width = w * np.exp(rng.uniform(np.log(0.05), np.log(0.22)))

@@ -14,7 +14,8 @@ application (it runs the ONNX file with OpenCV)::
 
 The scenes are made once and kept in ``--work`` (with the training checkpoint, written every
 ``--save-every`` steps): a run stopped at any point goes on from its last checkpoint when started
-again with the same options. One torch thread per process and fixed seeds.
+again with the same options. Fixed seeds; ``--threads`` torch threads. The shipped weights are
+this script's defaults: 8,000 scenes (7 min to make) and 8,000 steps (53 min on two cores).
 """
 from __future__ import annotations
 
@@ -41,7 +42,8 @@ BACKGROUND_FOLDERS = ("dice-tray", "dice-webcam")  # real tables with no card on
 
 
 class Detector(nn.Module):
-    """A small encoder (strides 2-32) and a top-down path back to stride 4, then the heads."""
+    """A small encoder (strides 2-32) with a dilated context at its end, a top-down path back to
+    stride 4, then the heads."""
 
     def __init__(self, widths=(16, 24, 32, 48, 64), mid: int = 32):
         super().__init__()
@@ -53,6 +55,13 @@ class Detector(nn.Module):
         self.lateral = nn.ModuleList(nn.Conv2d(c, mid, 1) for c in widths[1:])
         self.smooth = nn.ModuleList(nn.Sequential(nn.Conv2d(mid, mid, 3, 1, 1, bias=False), nn.BatchNorm2d(mid),
                                                   nn.ReLU()) for _ in widths[2:])
+        # Context at the coarsest stride (dilated, so the centre cell of a card half the frame
+        # wide sees all of it), added to what is there: it starts as nothing.
+        top = widths[-1]
+        self.context = nn.Sequential(nn.Conv2d(top, top, 3, 1, 2, dilation=2, bias=False), nn.BatchNorm2d(top),
+                                     nn.ReLU(), nn.Conv2d(top, top, 3, 1, 4, dilation=4, bias=False),
+                                     nn.BatchNorm2d(top))
+        nn.init.zeros_(self.context[-1].weight)
         self.heat = nn.Sequential(nn.Conv2d(mid, mid, 3, 1, 1), nn.ReLU(), nn.Conv2d(mid, 2, 1))
         self.corners = nn.Sequential(nn.Conv2d(mid, mid, 3, 1, 1), nn.ReLU(), nn.Conv2d(mid, 8, 1))
         nn.init.constant_(self.heat[-1].bias, -4.0)  # cells are mostly empty: start by saying so
@@ -62,6 +71,7 @@ class Detector(nn.Module):
         for layer in self.down:
             x = layer(x)
             feats.append(x)
+        feats[-1] = F.relu(feats[-1] + self.context(feats[-1]))
         y = self.lateral[-1](feats[-1])
         for k in range(len(self.smooth)):  # from stride 32 down to stride 4
             y = F.interpolate(y, scale_factor=2.0, mode="nearest") + self.lateral[-2 - k](feats[-2 - k])
@@ -205,12 +215,12 @@ def main() -> None:
     parser.add_argument("--datasets", type=Path, default=Path("../shared/datasets"))
     parser.add_argument("--work", type=Path, default=Path(".cache/card-detector"))
     parser.add_argument("--out", type=Path, default=MODEL)
-    parser.add_argument("--scenes", type=int, default=6000)
+    parser.add_argument("--scenes", type=int, default=8000)
     parser.add_argument("--validation", type=int, default=300)
-    parser.add_argument("--steps", type=int, default=3500)
+    parser.add_argument("--steps", type=int, default=8000)
     parser.add_argument("--batch", type=int, default=24)
     parser.add_argument("--save-every", type=int, default=250)
-    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--threads", type=int, default=2)
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(0)
