@@ -5,8 +5,9 @@ The network (``vision/training/train_card_detector.py``) sees the frame scaled t
 pixels and marks, on a grid of stride ``STRIDE``, how likely a face-up and a face-down card's
 centre lies in each cell, with that card's corners. A card is a peak of those maps, so a card's
 own printing (its indices, an oval, an inner frame) never becomes a card of its own, and two
-cards touching are two peaks. The corners, good to a pixel or two of the scaled frame, are then
-moved onto the card's outline in a copy of the frame ``refine_width`` wide.
+cards touching are two peaks. It looks again at half that size for cards over about a third of
+the frame. The corners, good to a pixel or two of the scaled frame, are then moved onto the card's
+outline in a copy of the frame ``refine_width`` wide.
 """
 from __future__ import annotations
 
