@@ -5,7 +5,7 @@ The network (``vision/training/train_card_detector.py``) sees the frame scaled t
 pixels and marks, on a grid of stride ``STRIDE``, how likely a face-up and a face-down card's
 centre lies in each cell, with that card's corners. A card is a peak of those maps, so a card's
 own printing (its indices, an oval, an inner frame) never becomes a card of its own, and two
-cards touching are two peaks. It looks again at half that size for cards over about a third of
+cards touching are two peaks. It looks again at half that size for cards wider than a fifth of
 the frame. The corners, good to a pixel or two of the scaled frame, are then moved onto the card's
 outline in a copy of the frame ``refine_width`` wide.
 """
@@ -56,9 +56,9 @@ class CardDetector:
         h, w = frame.shape[:2]
         scale = INPUT_WIDTH / max(h, w)
         small = cv2.resize(frame, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
-        # A card over about a third of the frame's width is more than the network takes in at
-        # once: it finds such a card at half the size (where its index corners are too small to
-        # be taken for cards), and only such cards are looked for there.
+        # A large card (a fifth of the frame wide and more, up to two thirds) is more than the
+        # network takes in well at once: it finds such a card at half the size (where its index
+        # corners are too small to be taken for cards), and only such cards are looked for there.
         half = cv2.resize(small, (small.shape[1] // 2, small.shape[0] // 2), interpolation=cv2.INTER_AREA)
         large = [(2 * c, s, d) for c, s, d in _peaks(self._maps(half), self.threshold)
                  if _short_side(c) >= LARGE / 2]
