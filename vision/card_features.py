@@ -12,7 +12,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from vision.arrays import unit_rows
+from vision.arrays import masked_median, unit_rows
 from vision.card_glyphs import EMBEDDING, INPUT_SIZE, glyph_vectors
 
 CARD_SIZE = (96, 144)         # width, height of a rectified card, pixels
@@ -144,8 +144,8 @@ def _value_crop(card: np.ndarray) -> np.ndarray:
     INPUT_SIZE box. Shades, not a thresholded mask: a small, soft value's mask fills the holes of
     an 8 or a 6, which its shades still show."""
     h, w = card.shape
-    middle = card[h * 2 // 9:h * 7 // 9, w // 6:w * 5 // 6].astype(np.float32)
-    _, mask = cv2.threshold(middle.astype(np.uint8), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    middle = card[h * 2 // 9:h * 7 // 9, w // 6:w * 5 // 6]
+    _, mask = cv2.threshold(middle, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     _, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     mh, mw = mask.shape
     x, y, bw, bh, area = (stats[:, i] for i in range(5))
@@ -159,8 +159,7 @@ def _value_crop(card: np.ndarray) -> np.ndarray:
         x0, y0, x1, y1 = max(x0 - m, 0), max(y0 - m, 0), min(x1 + m, mw), min(y1 + m, mh)
     else:
         x0, y0, x1, y1 = 0, 0, mw, mh
-    paper = float(np.median(middle[mask == 0])) if (mask == 0).any() else 0.0
-    crop = middle[y0:y1, x0:x1] - paper
+    crop = middle[y0:y1, x0:x1].astype(np.float32) - masked_median(middle, cv2.bitwise_not(mask))
     crop = np.clip(crop * (255.0 / max(float(crop.max()), 8.0)), 0, 255)
     gh, gw = crop.shape
     s = min(INPUT_SIZE[0] / gw, INPUT_SIZE[1] / gh)
