@@ -200,19 +200,25 @@ def explain(state: State, seen: CardView) -> list[Explanation]:
     """Every legal chain that explains the cards ``seen``, grouped by the table it leaves, most
     probable first; [] when the reading shows nothing new, or no chain explains it unless two
     cards or more were misread or missed (its likelihood under ``MISREAD`` squared of that of the
-    reading's own likeliest table)."""
+    reading's own likeliest table), or better than the table as it lies."""
     if nothing_new(state, seen):
         return []
-    return explanations(chains(state, seen), likelihood(seen, likeliest(seen)))
+    return explanations(chains(state, seen), likelihood(seen, likeliest(seen)), likelihood(seen, _table(state)))
 
 
-def explanations(found: Iterable[tuple[tuple[Action, ...], Any, float, float]], as_read: float) -> list[Explanation]:
+def explanations(found: Iterable[tuple[tuple[Action, ...], Any, float, float]], as_read: float,
+                 standing: float) -> list[Explanation]:
     """Chains (their actions, the table they leave, chance and likelihood) grouped by the table
     they leave, most probable first, each group's fit its likelihood over ``as_read`` (that of the
     reading's own likeliest table); [] when none explains the reading unless two cards or more
-    were misread or missed (a likelihood under ``MISREAD`` squared of ``as_read``)."""
+    were misread or missed (a likelihood under ``MISREAD`` squared of ``as_read``). A table that
+    fits the reading no better than the table as it lies (likelihood ``standing``) explains
+    nothing: two cards swapped in a row that the dice capture from read as unlike the capture as
+    unlike the row, and were offered as the capture (seed 3288)."""
     groups: dict[str, list] = {}  # the table left -> [chains, weight, likelihood]
     for actions, view, chance, fit in found:
+        if fit <= standing:
+            continue
         group = groups.setdefault(json.dumps(view, sort_keys=True), [[], 0.0, fit])
         group[0].append(actions)
         group[1] += chance * fit

@@ -198,10 +198,12 @@ def nothing_new(state: State, seen: HoldUpView) -> bool:
 def explain(state: State, seen: HoldUpView) -> list[Explanation]:
     """Every legal chain that explains the cards ``seen``, grouped by the table it leaves, most
     probable first; [] when the reading shows nothing new, or no chain explains it unless two
-    cards or more were misread or missed (``assistant.reconcile_cards.explanations``)."""
+    cards or more were misread or missed, or better than the table as it lies
+    (``assistant.reconcile_cards.explanations``)."""
     if nothing_new(state, seen):
         return []
-    return explanations(chains(state, seen), likelihood(seen, likeliest(seen)))
+    return explanations(chains(state, seen), likelihood(seen, likeliest(seen)),
+                        likelihood(seen, table(state, _row_places(seen))))
 
 
 def why_unexplained(state: State, seen: HoldUpView) -> Text | str:

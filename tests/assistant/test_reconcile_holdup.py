@@ -222,3 +222,18 @@ def test_two_cards_swapped_in_a_row_the_dice_capture_from_is_a_contradiction_not
     event = judge_cards(state, read(swapped), 0.9)
     assert event.kind == CONTRADICTION
     assert str(event.reason).startswith("the cards of row 1 changed places (diamond 2, diamond 1)")
+
+
+def test_a_row_the_dice_take_whole_read_swapped_is_a_contradiction_not_the_capture_offered():
+    # Keeping 1 1 4 5 takes both cards of row 1: the swapped row is as unlike the row taken (two
+    # places empty) as the row that lies there (two cards changed), so keeping explains nothing,
+    # even where the player's pile is read as likely the one or the other (seed 3288 offered it).
+    state = play(*DEAL, "roll 1 1 4 5").state
+    kept = table(after(state, "keep"))
+    assert kept["rows"][0] == []
+    swapped = table(state)
+    swapped["rows"][0].reverse()
+    seen = read(swapped)
+    seen["players"][0]["pile_top"] = {swapped["players"][0]["pile_top"]: 0.5, kept["players"][0]["pile_top"]: 0.5}
+    assert explain(state, seen) == []
+    assert judge_cards(state, seen, 0.9).kind == CONTRADICTION
