@@ -15,7 +15,7 @@ same likeliest cards (their probabilities averaged), and not again while the tab
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Collection, Mapping, Sequence
 
 import numpy as np
@@ -48,18 +48,31 @@ class CardObservation:
     view: dict[str, Any]
 
 
+def calibrated(reading: CardReading) -> CardReading:
+    """The reading as sure as the reader is right: its back's, colours' and values' probabilities
+    each raised to 1 / TEMPERATURE and renormalised (the labels' joint probabilities then are those
+    of the joint raised so: the power of a product is the product of the powers)."""
+    def sharpened(p: Mapping[str, float]) -> dict[str, float]:
+        powered = {k: v ** (1 / TEMPERATURE) for k, v in p.items()}
+        total = sum(powered.values())
+        return {k: v / total for k, v in powered.items()} if total > 0 else dict(p)
+    back = sharpened({FACE_DOWN: reading.face_down, "up": 1.0 - reading.face_down})[FACE_DOWN]
+    return replace(reading, face_down=back, colours=sharpened(reading.colours), values=sharpened(reading.values))
+
+
 def label_probabilities(reading: CardReading | None, cards: Collection[str] | None = None) -> dict[str, float]:
-    """The probability of each label of the card read in a place (``empty`` where none was); of
-    the deck's ``cards`` only, when given (colour and value are read apart: Hold Up prints no
-    "diamond G")."""
+    """The probability of each label of the card read in a place (``empty`` where none was), the
+    reading ``calibrated``; of the deck's ``cards`` only, when given (colour and value are read
+    apart: Hold Up prints no "diamond G")."""
     if reading is None:
         return {EMPTY: 1.0}
-    found = {FACE_DOWN: reading.face_down ** (1 / TEMPERATURE)}
+    reading = calibrated(reading)
+    found = {FACE_DOWN: reading.face_down}
     for colour, pc in reading.colours.items():
         for value, pv in reading.values.items():
             label = f"{colour} {value}" if colour else value
             if cards is None or label in cards:
-                found[label] = ((1 - reading.face_down) * pc * pv) ** (1 / TEMPERATURE)
+                found[label] = (1 - reading.face_down) * pc * pv
     total = sum(found.values()) or 1.0
     kept = sorted(((label, p / total) for label, p in found.items() if p >= LEAST * total),
                   key=lambda item: -item[1])[:MOST_LABELS]

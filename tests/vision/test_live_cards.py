@@ -5,7 +5,7 @@ import pytest
 from vision import live_cards
 from vision.cards import CardReading
 from engine.table import likeliest
-from vision.live_cards import averaged, label_probabilities
+from vision.live_cards import averaged, calibrated, label_probabilities
 
 
 def reading(face_down=0.1, colours=None, values=None):
@@ -34,6 +34,21 @@ def test_the_temperature_sharpens_and_the_unlikely_labels_are_left_out(monkeypat
     labels = label_probabilities(reading())
     assert list(labels)[0] == "red 7" and labels["red 7"] > 0.9
     assert sum(labels.values()) == pytest.approx(1.0) and all(p >= live_cards.LEAST for p in labels.values())
+
+
+def test_a_calibrated_reading_keeps_its_likeliest_and_is_surer(monkeypatch):
+    monkeypatch.setattr(live_cards, "TEMPERATURE", 0.5)
+    raw = reading(0.2, {"red": 0.6, "blue": 0.4}, {"7": 0.5, "1": 0.3, "4": 0.2})
+    sharp = calibrated(raw)
+    assert sharp.face_down == pytest.approx(0.04 / 0.68)
+    assert sharp.colours == pytest.approx({"red": 0.36 / 0.52, "blue": 0.16 / 0.52})
+    assert sharp.values == pytest.approx({"7": 0.25 / 0.38, "1": 0.09 / 0.38, "4": 0.04 / 0.38})
+    raw = reading(0.2, {"red": 0.6, "blue": 0.4}, {"7": 0.6, "1": 0.4})
+    sharp = calibrated(raw)
+    labels = label_probabilities(raw)  # the labels of a place are the calibrated reading's
+    assert labels["blue 1"] == pytest.approx((1 - sharp.face_down) * sharp.colours["blue"] * sharp.values["1"],
+                                             abs=1e-6)
+    assert labels["face-down"] == pytest.approx(sharp.face_down, abs=1e-6)
 
 
 def test_readings_that_agree_are_averaged_place_by_place():
