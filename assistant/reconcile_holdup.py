@@ -15,7 +15,9 @@ cards; rolls are the dice camera's, in no chain. A player may pause wherever the
 (not with a drawn card in hand, nor before the dice are kept): after the captures, after the
 flips, before each draw. Each such position a chain reaches is a candidate, unless it leaves the
 table as it lies (dice kept that capture nothing: the camera sees nothing, and the player may yet
-roll again), and a chain stops at the turn's end.
+roll again), and a chain stops at the turn's end. The cards a keep captured may lie in their rows
+until the player takes them (a fourth roll keeps its dice at once): up to the next roll, the table
+with them there is the table as it lies too (``tables``).
 
 A card drawn is one the reading shows where it may land, at the right end of a row. Each chain
 weighs its chance (the rules' chance of each card drawn; the flips a player may choose alike, and
@@ -33,7 +35,7 @@ from engine.core import Action, State
 from engine.holdup.actions import Draw, Flip, Keep, Place
 from engine.holdup.deck import Gem
 from engine.holdup.rules import plan_keep
-from engine.table import as_lying, likeliest
+from engine.table import EMPTY, as_lying, likeliest
 from engine.text import Text, listing, tr
 from assistant.reconcile import Explanation
 from assistant.reconcile_cards import (MAX_EXPANDED, MISREAD, NEGLIGIBLE, PLAUSIBLE, cut_steps, explanations,
@@ -74,10 +76,31 @@ def table(state: State, row_places: Sequence[int] | None = None) -> dict[str, An
     card in a hand. With ``row_places`` (the places each row of the mat prints), a longer row
     shows its first cards and, on its last place, the pile of the others: its right end on top."""
     view = state.table_view()
-    rows = view["rows"] if row_places is None else [
-        cards if len(cards) <= places else [*cards[:places - 1], cards[-1]]
-        for cards, places in zip(view["rows"], row_places)]
-    return {"rows": rows, "draw_pile": view["draw_pile"], "players": view["players"]}
+    return {"rows": _on_mat(view["rows"], row_places), "draw_pile": view["draw_pile"], "players": view["players"]}
+
+
+def tables(state: State, row_places: Sequence[int] | None = None) -> list[dict[str, Any]]:
+    """The tables the card camera may see at ``state``: its ``table``, and while the cards the
+    last keep captured may still lie in their rows (``state.taken``: a fourth roll keeps its dice
+    at once, and a keep may be entered by touch), the table with them at their rows' right ends
+    and the taker's pile as it was before them."""
+    lying = table(state, row_places)
+    if state.taken is None:
+        return [lying]
+    seat, taken = state.taken
+    view = state.table_view()
+    pile = list(state.piles[seat])
+    for gem in (gem for cards in taken for gem in cards):
+        del pile[len(pile) - 1 - pile[::-1].index(gem)]
+    players = [{**player, "pile_top": str(pile[-1]) if pile else EMPTY} if number == seat else player
+               for number, player in enumerate(view["players"])]
+    rows = _on_mat([cards + [str(gem) for gem in more] for cards, more in zip(view["rows"], taken)], row_places)
+    return [lying, {"rows": rows, "draw_pile": view["draw_pile"], "players": players}]
+
+
+def _on_mat(rows: Sequence[list[str]], row_places: Sequence[int] | None) -> list[list[str]]:
+    return list(rows) if row_places is None else [
+        cards if len(cards) <= places else [*cards[:places - 1], cards[-1]] for cards, places in zip(rows, row_places)]
 
 
 def _row_places(seen: HoldUpView) -> Sequence[int] | None:
@@ -106,13 +129,14 @@ def chains(state: State, seen: HoldUpView) -> Iterator[tuple[tuple[Action, ...],
         expanded += 1
         for action, weight in _moves(position, seen):
             after, chained, odds = position.apply(action), actions + (action,), chance * weight
-            view = table(after, _row_places(seen))
-            if at_rest(after) and view != lying:
-                fit = likelihood(seen, view)
+            views = tables(after, _row_places(seen))
+            if at_rest(after) and views[0] != lying:
+                fit = max(likelihood(seen, view) for view in views)
                 best = max(best, float(odds) * fit)
-                yield chained, view, float(odds), fit
+                yield chained, views[0], float(odds), fit
             if after.phase not in TURN_ENDS:
-                heapq.heappush(heap, (-float(odds) * _bound(after, view, seen), tie, after, chained, odds))
+                bound = max(_bound(after, view, seen) for view in views)
+                heapq.heappush(heap, (-float(odds) * bound, tie, after, chained, odds))
                 tie += 1
 
 
@@ -189,10 +213,10 @@ def likelihood(seen: HoldUpView, view: Mapping[str, Any]) -> float:
 
 
 def nothing_new(state: State, seen: HoldUpView) -> bool:
-    """The reading shows the table as it is: each place's likeliest card the one lying there, or
-    a face-up card read as another but not unlikely (``assistant.reconcile_cards.PLAUSIBLE``)."""
-    now = table(state, _row_places(seen))
-    return _read_as_lying(seen, now) == now
+    """The reading shows the table as it is (one of ``tables``): each place's likeliest card the
+    one lying there, or a face-up card read as another but not unlikely
+    (``assistant.reconcile_cards.PLAUSIBLE``)."""
+    return any(_read_as_lying(seen, now) == now for now in tables(state, _row_places(seen)))
 
 
 def explain(state: State, seen: HoldUpView) -> list[Explanation]:
@@ -203,14 +227,15 @@ def explain(state: State, seen: HoldUpView) -> list[Explanation]:
     if nothing_new(state, seen):
         return []
     return explanations(chains(state, seen), likelihood(seen, likeliest(seen)),
-                        likelihood(seen, table(state, _row_places(seen))))
+                        max(likelihood(seen, now) for now in tables(state, _row_places(seen))))
 
 
 def why_unexplained(state: State, seen: HoldUpView) -> Text | str:
     """What the reading shows that no move explains: cards captured while a row is short of the
     dice showing its number, more cards gone from a row than dice show its number, a row's cards
-    in another order; else everything that changed."""
-    now = table(state, _row_places(seen))
+    in another order; else everything that changed (from the one of ``tables`` the reading fits
+    best)."""
+    now = max(tables(state, _row_places(seen)), key=lambda lying: likelihood(seen, lying))
     read = _read_as_lying(seen, now)
     lost = {number: len(was) - len(cards) for number, (was, cards) in enumerate(zip(now["rows"], read["rows"]), 1)
             if len(cards) < len(was)}

@@ -56,7 +56,7 @@ class HoldUpState(State):
 
     def __init__(self, game, *, phase: str, seat: int, turn: int, rows, draw, piles, gv, removed,
                  dice=(), rolls: int = 0, short_row: int = 0, to_place: int = 0,
-                 held: Gem | None = None, last_card_by: int | None = None, steals=()):
+                 held: Gem | None = None, last_card_by: int | None = None, steals=(), taken=None):
         self.game = game
         self.phase, self.seat, self.turn = phase, seat, turn
         self.rows: tuple[tuple[Gem, ...], ...] = rows
@@ -71,6 +71,9 @@ class HoldUpState(State):
         self.held = held                                   # the drawn card waiting for its row
         self.last_card_by = last_card_by
         self.steals: tuple[tuple[int, int, Gem], ...] = steals  # (taker, victim, card) at the end
+        # (seat, the cards taken from each row) by the last keep that captured, until the next roll:
+        # the cards may lie in their rows until the player picks them up (a fourth roll keeps by itself)
+        self.taken: tuple[int, tuple[tuple[Gem, ...], ...]] | None = taken
         # computed on first use (the state never changes)
         self._legal: tuple[Action, ...] | None = None
         self._legal_frozen: frozenset | None = None
@@ -190,7 +193,7 @@ class HoldUpState(State):
             return self._drawn(Gem(action.stone, action.value))
         if isinstance(action, Roll):
             dice = tuple(sorted(self.dice + action.faces))
-            rolled = self._replace(phase="decide", dice=dice, rolls=self.rolls + 1)
+            rolled = self._replace(phase="decide", dice=dice, rolls=self.rolls + 1, taken=None)
             return rolled._keep() if rolled.rolls == MAX_ROLLS else rolled
         if isinstance(action, Keep):
             return self._keep()
@@ -229,7 +232,8 @@ class HoldUpState(State):
         plan = plan_keep(self.rows, self.dice)
         piles = self._with_pile(self.seat, add_to_pile(self.piles[self.seat], plan.captured,
                                                         self.game.options.pile_sorted))
-        state = self._replace(rows=plan.rows, piles=piles, short_row=plan.short_row, to_place=plan.fives)
+        taken = (self.seat, tuple(cards[len(left):] for cards, left in zip(self.rows, plan.rows))) if plan.captured else None
+        state = self._replace(rows=plan.rows, piles=piles, short_row=plan.short_row, to_place=plan.fives, taken=taken)
         if plan.fours_resolved and plan.fours < DICE:
             choices = flip_choices(plan.fours)
             if len(choices) > 1:
