@@ -1,13 +1,14 @@
 """`score hilo --photo` figures: seeded synthetic finished Hilo tables scored from one photo each.
 
-    .venv/bin/python bench/score_hilo_photos.py [--tables N]   (from the repository root)
+    .venv/bin/python bench/score_hilo_photos.py [--tables N] [--size WxH]   (from the repository root)
 
 The synthetic deck is enrolled from three seeded photos (as `calibrate cards --synthetic` does),
 then N seeded finished tables of two to six players on the mats printed for them (every card face
 up; 3x3 grids mostly, also the shapes left after removals; perspective, uneven light, glare,
-blur, noise, JPEG) are each saved as a JPEG and scored as the command does, the round ended by
-seat ``seed % players``. A round is right when its scores, sums, doubling and removals are those of the grids laid and
-nothing was left unread; a round not scored (a place unread) is counted apart from one scored
+blur, noise, JPEG; ``--size`` pixels, default the kiosk camera's 1280x720) are each saved as a
+JPEG and scored as the command does, the round ended by seat ``seed % players``. A round is
+right when its scores, sums, doubling and removals are those of the grids laid and nothing was
+left unread; a round not scored (a place unread) is counted apart from one scored
 wrong. Time per photo: reading the file, finding the mat, reading the cards and scoring, on one
 thread (the enrolment is not counted).
 """
@@ -35,7 +36,7 @@ from assistant.hilo_photos import score_photo  # noqa: E402
 from engine.hilo import DEFAULT_PALETTE, Palette, score_text  # noqa: E402
 from vision.cards import CardReader, ReaderParams, enrol  # noqa: E402
 from vision.evaluate import Box  # noqa: E402
-from vision.synth.cards import enrolment_tables, hilo_table  # noqa: E402
+from vision.synth.cards import Photo, enrolment_tables, hilo_table  # noqa: E402
 
 SEEDS = 30_000  # tables of seeds the tests do not use
 ROUND_KEYS = ("sums", "scores", "trigger", "doubled", "removed")
@@ -51,7 +52,9 @@ def truth(grids: dict[int, list[list[str]]], palette: Palette, trigger: int) -> 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=100, help="finished tables to score")
+    parser.add_argument("--size", default="1280x720", help="the photos' width x height, pixels")
     args = parser.parse_args()
+    photo = Photo(size=tuple(int(n) for n in args.size.split("x")))
     cv2.setNumThreads(1)
     params = ReaderParams.from_settings(settings_mod.load().section("vision.cards"))
     scenes = enrolment_tables(mat_layout("hilo", "A2", 2), seed=0)
@@ -66,7 +69,7 @@ def main() -> None:
         path = Path(folder) / "table.jpg"
         for seed in range(SEEDS, SEEDS + args.tables):
             players = 2 + seed % 5
-            scene = hilo_table(smallest_mat("hilo", players), seed, all_face_up=True, empty_rate=0.0)
+            scene = hilo_table(smallest_mat("hilo", players), seed, photo, all_face_up=True, empty_rate=0.0)
             cv2.imwrite(str(path), scene.frame, [cv2.IMWRITE_JPEG_QUALITY, 92])
             w, c = time.perf_counter(), time.process_time()
             result = score_photo(str(path), lambda: reader, palette, ended_by=seed % players)
@@ -82,8 +85,8 @@ def main() -> None:
             else:
                 wrong += 1
     n = args.tables
-    print(f"score hilo --photo, {n} synthetic finished tables (2-6 players): {right / n:.1%} scored exactly "
-          f"right, {unscored} not scored (a place unread), {wrong} scored wrong")
+    print(f"score hilo --photo, {n} synthetic finished tables (2-6 players, {args.size}): {right / n:.1%} scored "
+          f"exactly right, {unscored} not scored (a place unread), {wrong} scored wrong")
     print("  scored right by players: "
           + ", ".join(f"{p}: {by_players[p]}/{len(range(p - 2, n, 5))}" for p in range(2, 7)))
     for template, count in why.most_common():

@@ -232,7 +232,8 @@ class HoldUpState(State):
         plan = plan_keep(self.rows, self.dice)
         piles = self._with_pile(self.seat, add_to_pile(self.piles[self.seat], plan.captured,
                                                         self.game.options.pile_sorted))
-        taken = (self.seat, tuple(cards[len(left):] for cards, left in zip(self.rows, plan.rows))) if plan.captured else None
+        taken = None if not plan.captured else (
+            self.seat, tuple(cards[len(left):] for cards, left in zip(self.rows, plan.rows)))
         state = self._replace(rows=plan.rows, piles=piles, short_row=plan.short_row, to_place=plan.fives, taken=taken)
         if plan.fours_resolved and plan.fours < DICE:
             choices = flip_choices(plan.fours)
