@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, Mapping
 
 import cv2
+import numpy as np
 
 from assistant.commands.print_mat import all_mat_layouts
 from engine.hilo import grid as g
@@ -30,6 +31,10 @@ from vision.mat import MatLayout, Zone, find_mat
 # 9 of 2,847 grid cards were read wrong, 5 of them under 0.8, and 5 read right were under it.
 SURE = 0.8
 FACE_DOWN_CODE = "??"
+# A card's value read unsure on a card narrower than this in the photo (pixels) is at the reader's
+# limit: the cards of the five- and six-player mat in a 1280x720 frame are 50-60 px wide, and 17 of
+# 20 such tables of each are scored; in a 1920x1080 photo, 20 of 20 (bench/score_hilo_photos.py --size).
+SMALL_CARD_PX = 70
 
 
 def sureness(reading: CardReading) -> float:
@@ -188,8 +193,11 @@ def _why_unread(reading: CardReading | None, card: int | None, palette: Palette)
         return tr("read as {label}, which is no card of the palette ({colours})", label=reading.label,
                   colours=palette.listing())
     if sureness(reading) < SURE:
-        return tr("unsure: read as {card} ({percent} % sure)", card=palette.code(card),
-                  percent=round(100 * sureness(reading)))
+        percent, width = round(100 * sureness(reading)), float(np.linalg.norm(reading.corners[1] - reading.corners[0]))
+        if width < SMALL_CARD_PX:
+            return tr("unsure: read as {card} ({percent} % sure); the card is {width} px wide in the photo: a closer "
+                      "or larger photo reads it surely", card=palette.code(card), percent=percent, width=round(width))
+        return tr("unsure: read as {card} ({percent} % sure)", card=palette.code(card), percent=percent)
     return None
 
 

@@ -308,3 +308,16 @@ def test_a_card_is_as_sure_as_its_calibrated_reading_says(tmp_path):
     assert [(u["row"], u["column"]) for u in result["unread"]] == [(1, 1)]
     assert result["unread"][0]["why"] == f"unsure: read as {notation(split.label)} (62 % sure)"
     assert result["grids"][0][0][0] == notation(spread.label)
+
+
+def test_an_unsure_card_small_in_the_photo_says_a_closer_or_larger_photo_reads_it(tmp_path):
+    scene = finished(8, 6, shapes=((3, 3),))  # six players: the A1 mat, cards about 55 px wide in 1280x720
+    unsure = next(c for c in scene.cards if c.zone == "grid.0" and c.cell == (0, 0))
+
+    def change(card, reading):
+        return replace(reading, certainty=0.3) if card is unsure else reading
+
+    why, = [u["why"] for u in scored(scene, tmp_path, change=change)["unread"]]
+    assert why.startswith(f"unsure: read as {notation(unsure.label)} (30 % sure); the card is ")
+    assert why.endswith(" px wide in the photo: a closer or larger photo reads it surely")
+    assert 40 <= int(why.split("the card is ")[1].split(" px")[0]) < 70
