@@ -177,3 +177,22 @@ def test_the_bare_mat_is_told_from_what_lies_on_it_under_any_light():
 
     assert [name for name, bgr in mat_looks.items() if off_the_mat(bgr)] == []
     assert [name for name, bgr in other.items() if not off_the_mat(bgr)] == []
+
+
+def test_a_card_of_the_mats_own_hue_is_told_from_the_bare_mat_by_its_print():
+    from vision.mat import shows_bare_mat
+
+    felt = np.float32([60, 70, 41])
+    frame = np.empty((200, 300, 3), np.float32)
+    frame[:] = felt
+    yy, xx = np.mgrid[0:200, 0:300]
+    glow = np.exp(-((xx[:, 150:] - 225) ** 2 + (yy[:, 150:] - 100) ** 2) / 900.0)[..., None]
+    frame[:, 150:] += 0.5 * (255 - felt) * glow  # a glare spot
+    image = frame.clip(0, 255).astype(np.uint8)
+    # a card as deep a green as the felt, its middle's white ellipse as pale as glare, a dark value
+    cv2.ellipse(image, (75, 100), (35, 50), 0, 0, 360, (0.45 * felt + 0.5 * 255).tolist(), -1)
+    cv2.putText(image, "8", (57, 122), cv2.FONT_HERSHEY_SIMPLEX, 1.8, (0.6 * felt).tolist(), 5)
+    card = np.float32([[35, 40], [115, 40], [115, 160], [35, 160]])
+    glare = np.float32([[185, 40], [265, 40], [265, 160], [185, 160]])
+    assert not shows_bare_mat(image, card, felt)
+    assert shows_bare_mat(image, glare, felt)  # a smooth glare is still the bare mat
