@@ -192,8 +192,9 @@ def _why_unread(reading: CardReading | None, card: int | None, palette: Palette)
     if card is None:
         return tr("read as {label}, which is no card of the palette ({colours})", label=reading.label,
                   colours=palette.listing())
-    if sureness(reading) < SURE:
-        percent, width = round(100 * sureness(reading)), float(np.linalg.norm(reading.corners[1] - reading.corners[0]))
+    sure = sureness(reading)
+    if sure < SURE:
+        percent, width = round(100 * sure), float(np.linalg.norm(reading.corners[1] - reading.corners[0]))
         if width < SMALL_CARD_PX:
             return tr("unsure: read as {card} ({percent} % sure); the card is {width} px wide in the photo: a closer "
                       "or larger photo reads it surely", card=palette.code(card), percent=percent, width=round(width))

@@ -75,8 +75,7 @@ def table(state: State, row_places: Sequence[int] | None = None) -> dict[str, An
     """What the card camera should see of ``state``: its table view without the dice and the
     card in a hand. With ``row_places`` (the places each row of the mat prints), a longer row
     shows its first cards and, on its last place, the pile of the others: its right end on top."""
-    view = state.table_view()
-    return {"rows": _on_mat(view["rows"], row_places), "draw_pile": view["draw_pile"], "players": view["players"]}
+    return _seen(state.table_view(), row_places)
 
 
 def tables(state: State, row_places: Sequence[int] | None = None) -> list[dict[str, Any]]:
@@ -84,23 +83,26 @@ def tables(state: State, row_places: Sequence[int] | None = None) -> list[dict[s
     last keep captured may still lie in their rows (``state.taken``: a fourth roll keeps its dice
     at once, and a keep may be entered by touch), the table with them at their rows' right ends
     and the taker's pile as it was before them."""
-    lying = table(state, row_places)
-    if state.taken is None:
-        return [lying]
-    seat, taken = state.taken
     view = state.table_view()
+    if state.taken is None:
+        return [_seen(view, row_places)]
+    seat, taken = state.taken
     pile = list(state.piles[seat])
     for gem in (gem for cards in taken for gem in cards):
         del pile[len(pile) - 1 - pile[::-1].index(gem)]
     players = [{**player, "pile_top": str(pile[-1]) if pile else EMPTY} if number == seat else player
                for number, player in enumerate(view["players"])]
-    rows = _on_mat([cards + [str(gem) for gem in more] for cards, more in zip(view["rows"], taken)], row_places)
-    return [lying, {"rows": rows, "draw_pile": view["draw_pile"], "players": players}]
+    rows = [cards + [str(gem) for gem in more] for cards, more in zip(view["rows"], taken)]
+    return [_seen(view, row_places), _seen({**view, "rows": rows, "players": players}, row_places)]
 
 
-def _on_mat(rows: Sequence[list[str]], row_places: Sequence[int] | None) -> list[list[str]]:
-    return list(rows) if row_places is None else [
-        cards if len(cards) <= places else [*cards[:places - 1], cards[-1]] for cards, places in zip(rows, row_places)]
+def _seen(view: Mapping[str, Any], row_places: Sequence[int] | None) -> dict[str, Any]:
+    """``view`` (a table view's rows, draw pile and players) as the card camera sees it on a mat
+    printing ``row_places`` (see ``table``)."""
+    rows = view["rows"] if row_places is None else [
+        cards if len(cards) <= places else [*cards[:places - 1], cards[-1]]
+        for cards, places in zip(view["rows"], row_places)]
+    return {"rows": rows, "draw_pile": view["draw_pile"], "players": view["players"]}
 
 
 def _row_places(seen: HoldUpView) -> Sequence[int] | None:
