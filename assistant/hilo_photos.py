@@ -28,12 +28,12 @@ from vision.mat import MatLayout, Zone, find_mat
 
 # Least sureness (see ``sureness``) of a card that is scored, on the readings calibrated as the live
 # loop's are (``live_cards.calibrated``). On 100 synthetic finished tables (bench/score_hilo_photos.py)
-# 9 of 2,847 grid cards were read wrong, 5 of them under 0.8, and 5 read right were under it.
+# 8 of 3,047 cards were read wrong, 1 of them under 0.8, and 1 read right was under it.
 SURE = 0.8
 FACE_DOWN_CODE = "??"
 # A card's value read unsure on a card narrower than this in the photo (pixels) is at the reader's
-# limit: the cards of the five- and six-player mat in a 1280x720 frame are 50-60 px wide, and 17 of
-# 20 such tables of each are scored; in a 1920x1080 photo, 20 of 20 (bench/score_hilo_photos.py --size).
+# limit: the cards of the five- and six-player mat in a 1280x720 frame are 50-60 px wide, and 18 to
+# 20 of 20 such tables of each are scored right; in a 1920x1080 photo, 20 of 20 (bench/score_hilo_photos.py --size).
 SMALL_CARD_PX = 70
 
 

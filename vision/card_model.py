@@ -21,7 +21,7 @@ from vision.arrays import load_npz, softmax, unit_rows
 NOT_A_CARD = "not-a-card"
 FACE_UP = "face-up"
 NO_INDEX = "no-index"   # a card corner where nothing is printed, or a corner of something else
-FORMAT = 9   # 9: the glyph network reads the value with a margin around it
+FORMAT = 10  # 10: the glyph network of a wide, strided first layer (9: the value read with a margin)
 
 
 class EnrolmentError(ValueError):

@@ -13,8 +13,10 @@ from assistant.commands.print_mat import mat_layout, smallest_mat
 from assistant.hilo_photos import one_of_each, score_photo
 from engine.hilo import DEFAULT_PALETTE, Palette, score_text
 from engine.table import FACE_DOWN
-from vision.cards import CardReading, ReaderParams, enrol
+from vision.card_model import CardModel
+from vision.cards import CardReader, CardReading, ReaderParams, enrol
 from vision.evaluate import Box
+from vision.live_cards import TEMPERATURE
 from vision.synth.cards import HILO_DECK, enrolment_tables, hilo_table
 
 PALETTE = Palette.parse(DEFAULT_PALETTE)
@@ -225,6 +227,17 @@ def test_the_command_scores_the_round_right_or_names_what_it_could_not_read(
                         assert got == laid[r][c] or (seat, r, c) in unread
 
 
+def test_the_small_cards_of_six_players_in_a_kiosk_camera_photo_score_right(deck, tmp_path):
+    """The A1 mat's cards are about 55 px wide in 1280x720, small and soft for the glyph network:
+    with twice the filters in its first layer it scores these ten tables right (with the narrower
+    network one of them was scored wrong: a value misread surely)."""
+    reader = CardReader(CardModel.load(deck[0] / "cards.npz"), ReaderParams())
+    for seed in range(500, 510):
+        scene = finished(seed, 6)
+        result = score_photo(written(scene, tmp_path), lambda: reader, PALETTE, ended_by=0)
+        assert result["unread"] == [] and {k: result[k] for k in ROUND_KEYS} == truth(scene, 0), seed
+
+
 def test_the_deck_may_be_enrolled_from_a_folder_of_labelled_photos(deck, tmp_path, capsys):
     scene = finished(11, 2)
     status, result, _ = run_json(capsys, tmp_path / "no-state", written(scene, tmp_path), "--enrol", deck[1])
@@ -285,7 +298,7 @@ def test_two_cards_read_surely_as_one_card_are_both_left_unsure():
 
 def test_a_card_is_as_sure_as_its_calibrated_reading_says(tmp_path):
     """The reader reads cards less surely than it is right (live_cards.calibrated, as in the live
-    loop): 45 % for the value against 30 % and 25 % is sure, 52 % against 48 % is not."""
+    loop): 45 % for the value against 30 % and 25 % is sure, 51 % against 49 % is not."""
     scene = finished(8, 2, shapes=((3, 3),))
     cells = {c.cell: c for c in scene.cards if c.zone == "grid.0"}
     spread, split = cells[0, 0], cells[1, 1]
@@ -301,12 +314,13 @@ def test_a_card_is_as_sure_as_its_calibrated_reading_says(tmp_path):
             first, second = unlaid(card)[:2]
             return replace(reading, values={value: 0.45, first: 0.3, second: 0.25})
         if card is split:
-            return replace(reading, values={value: 0.52, unlaid(card)[0]: 0.48})
+            return replace(reading, values={value: 0.51, unlaid(card)[0]: 0.49})
         return reading
 
     result = scored(scene, tmp_path, change=change)
     assert [(u["row"], u["column"]) for u in result["unread"]] == [(1, 1)]
-    assert result["unread"][0]["why"] == f"unsure: read as {notation(split.label)} (62 % sure)"
+    sure = 1 / (1 + (0.49 / 0.51) ** (1 / TEMPERATURE))   # 69 % at TEMPERATURE 0.05
+    assert result["unread"][0]["why"] == f"unsure: read as {notation(split.label)} ({round(100 * sure)} % sure)"
     assert result["grids"][0][0][0] == notation(spread.label)
 
 
