@@ -28,7 +28,7 @@ from vision.mat import MatLayout, Zone, find_mat
 
 # Least sureness (see ``sureness``) of a card that is scored, on the readings calibrated as the live
 # loop's are (``live_cards.calibrated``). On 100 synthetic finished tables (bench/score_hilo_photos.py)
-# 8 of 3,047 cards were read wrong, 1 of them under 0.8, and 1 read right was under it.
+# 2 of 3,047 cards were read wrong, 1 of them under 0.8, and none read right was under it.
 SURE = 0.8
 FACE_DOWN_CODE = "??"
 # A card's value read unsure on a card narrower than this in the photo (pixels) is at the reader's

@@ -102,7 +102,7 @@ def shape_features(faces: np.ndarray, parts: tuple[bool, bool, bool] = (True, Tr
     out = np.zeros((n, part_slices()[-1].stop), np.float32)
     glyph, index, whole = part_slices()
     if parts[0]:
-        out[:, glyph] = unit_rows(glyph_vectors(value_crops(cards)))
+        out[:, glyph] = unit_rows(glyph_vectors(value_crops(faces)))
     if parts[1]:
         iw, ih = INDEX_SIZE
         corners = np.concatenate([cards[:, :ih, :iw], cards[:, h - ih:, w - iw:][:, ::-1, ::-1]])
@@ -128,17 +128,22 @@ def _hog_size(size: tuple[int, int]) -> int:
     return (size[0] // _CELL - 1) * (size[1] // _CELL - 1) * 4 * _BINS
 
 
-def value_crops(cards: np.ndarray) -> np.ndarray:
-    """The glyph network's input for each card's ink (n x h x w): n x 40 x 32, 0-255, see
-    :func:`_value_crop`."""
-    return np.stack([_value_crop(card) for card in cards])
+def value_crops(faces: np.ndarray) -> np.ndarray:
+    """The glyph network's input for each rectified face (n x h x w x 3): n x 40 x 32, 0-255, see
+    :func:`_value_crop`. Read from the faces' darkness, not their ink: a camera's colour is coarser
+    than its brightness (a Bayer filter, JPEG's half-resolution chroma), and the value of a small
+    card, told from its colour, blurs into a blob (an 8 becomes a 0); its darkness keeps the holes
+    and strokes."""
+    n, h, w, _ = faces.shape
+    dark = cv2.bitwise_not(cv2.cvtColor(_tall(faces), cv2.COLOR_BGR2GRAY)).reshape(n, h, w)
+    return np.stack([_value_crop(card) for card in dark])
 
 
 MARGIN = 0.3  # of the value's box, around it
 
 
 def _value_crop(card: np.ndarray) -> np.ndarray:
-    """The shades of the ink in the middle of the card, in the box around what is printed there
+    """The shades of the card's darkness in its middle, in the box around what is printed there
     without touching the edge of the middle (the value, pips or picture; all the middle when
     nothing is) grown by MARGIN, above the paper around it and scaled to its darkest, centred in the network's
     INPUT_SIZE box. Shades, not a thresholded mask: a small, soft value's mask fills the holes of

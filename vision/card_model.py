@@ -21,7 +21,7 @@ from vision.arrays import load_npz, softmax, unit_rows
 NOT_A_CARD = "not-a-card"
 FACE_UP = "face-up"
 NO_INDEX = "no-index"   # a card corner where nothing is printed, or a corner of something else
-FORMAT = 10  # 10: the glyph network of a wide, strided first layer (9: the value read with a margin)
+FORMAT = 11  # 11: the value read from the card's darkness (10: a wider glyph network; 9: a margin)
 
 
 class EnrolmentError(ValueError):

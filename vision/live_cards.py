@@ -30,9 +30,11 @@ HOLDUP_ROWS = (1, 2, 3)  # the rows of a Hold Up table, the bottom one first
 LEAST = 0.001   # labels less likely than this are left out of a place
 MOST_LABELS = 6  # and at most this many are kept, the likeliest
 # The enrolled classifiers read cards less surely than they are right: each label's probability
-# is raised to 1 / TEMPERATURE (vision/training/fit_card_temperature.py, with the glyph network
-# reading the value's box and its margin: 0.050 on the 28,729 places of ten filmed rounds of two
-# to six players, 1 of them read as another card; 90 % interval 0.043-0.055).
+# is raised to 1 / TEMPERATURE (vision/training/fit_card_temperature.py on the 28,729 places of ten
+# filmed rounds of two to six players: 0.050 with the glyph network that read the cards' ink, 1 of
+# them read as another card, 90 % interval 0.043-0.055; the network that reads their darkness read
+# none wrong, and the fit went to its floor, 0.003, which says only that a sharper reading fits:
+# the cautious 0.05 is kept).
 TEMPERATURE = 0.05
 # A hand held over the mat hides more card places than a card the reader missed: a palm is larger
 # than two places (synthetic held cards hid 4 to 9 places, still tables at most 2 unread).

@@ -229,8 +229,8 @@ def test_the_command_scores_the_round_right_or_names_what_it_could_not_read(
 
 def test_the_small_cards_of_six_players_in_a_kiosk_camera_photo_score_right(deck, tmp_path):
     """The A1 mat's cards are about 55 px wide in 1280x720, small and soft for the glyph network:
-    with twice the filters in its first layer it scores these ten tables right (with the narrower
-    network one of them was scored wrong: a value misread surely)."""
+    it scores these ten tables right (with the narrower network that read the cards' colour one of
+    them was scored wrong: a value misread surely)."""
     reader = CardReader(CardModel.load(deck[0] / "cards.npz"), ReaderParams())
     for seed in range(500, 510):
         scene = finished(seed, 6)

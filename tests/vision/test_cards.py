@@ -13,7 +13,7 @@ from assistant.commands.print_mat import mat_layout
 from engine.table import FACE_DOWN, Card
 from vision.card_model import CardModel, EnrolmentError, Linear
 from vision.card_corners import Corner, card_corners, find_corners, index_patches, nudged
-from vision.card_features import CARD_SIZE, ink, part_slices, portrait, rectify, shape_features, value_crops
+from vision.card_features import CARD_SIZE, part_slices, portrait, rectify, shape_features, value_crops
 from vision.card_glyphs import EMBEDDING, glyph_vectors
 import vision.cards
 from vision.cards import (WIDTH_SOFTNESS, CardReader, CardReading, Missed, ReaderParams, _another_card, _lying_over,
@@ -461,7 +461,7 @@ def test_a_value_seen_small_soft_and_under_glare_still_looks_like_itself(colour)
 
 def test_the_glyph_network_reads_a_batch_as_it_reads_each_card_and_the_same_in_any_thread():
     faces = np.stack([_face(f"blue {v}", scale=0.5, blur=1.0) for v in ("3", "8", "11")])
-    crops = value_crops(ink(faces).reshape(len(faces), *faces.shape[1:3]))
+    crops = value_crops(faces)
     together = glyph_vectors(crops)
     assert together.shape == (3, EMBEDDING) and glyph_vectors(crops[:0]).shape == (0, EMBEDDING)
     alone = np.concatenate([glyph_vectors(crops[i:i + 1]) for i in range(3)])

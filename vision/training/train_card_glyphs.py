@@ -1,7 +1,7 @@
 """Train the card glyph network and export it to ``vision/models/card_glyphs.onnx``.
 
 The network describes the printed value in the middle of a card (``card_features.value_crops``:
-the ink of the central value, cut out, centred and scaled) by a short vector that is the same for one
+the darkness of the central value, cut out, centred and scaled) by a short vector that is the same for one
 value however the card is printed, photographed, blurred or turned, and different from the other
 values. Enrolment then learns a deck's own values on those vectors (``card_model.Linear``), as it
 did on gradient histograms, which fall apart when a card is small and soft in the frame.
@@ -22,7 +22,8 @@ PyTorch and onnx (not dependencies of the application, which runs the ONNX file 
 The crops are made once and kept in ``--work`` with the checkpoint (written every ``--save-every``
 steps): a run stopped at any point goes on from there when started again with the same options.
 ``--seed`` seeds the network's start and its batches (not the crops): the committed network is
-seed 2's, chosen among seeds 0-2 on bench/score_hilo_photos.py and Hold Up's filmed games.
+seed 2's (three seeds of this network, read from the cards' ink, were alike on
+bench/score_hilo_photos.py; seed 2 read Hold Up's filmed games best).
 """
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ import numpy as np
 import torch
 import torch.nn as nn
 
-from vision.card_features import ink, value_crops, portrait, rectify
+from vision.card_features import value_crops, portrait, rectify
 from vision.card_glyphs import EMBEDDING, INPUT_SIZE, MODEL
 from vision.synth.card_designs import deck, random_design, render_back, render_face
 from vision.synth.card_scenes import paste_card
@@ -115,7 +116,7 @@ def photographed_crop(seed: int) -> tuple[np.ndarray, str]:
     if rng.random() < 0.5:
         found = found[[2, 3, 0, 1]]
     face = rectify(frame, [found])
-    return value_crops(ink(face).reshape(face.shape[:3]))[0], name
+    return value_crops(face)[0], name
 
 
 def make_crops(seeds, processes: int) -> dict[str, np.ndarray]:
