@@ -33,7 +33,8 @@ SURE = 0.8
 FACE_DOWN_CODE = "??"
 # A card's value read unsure on a card narrower than this in the photo (pixels) is at the reader's
 # limit: the cards of the five- and six-player mat in a 1280x720 frame are 50-60 px wide, and 18 to
-# 20 of 20 such tables of each are scored right; in a 1920x1080 photo, 20 of 20 (bench/score_hilo_photos.py --size).
+# 20 of 20 such tables of each are scored right; in a 1920x1080 photo, 19 to 20 of 20
+# (bench/score_hilo_photos.py --size).
 SMALL_CARD_PX = 70
 
 
