@@ -10,11 +10,12 @@ reading that shows nothing new is no event.
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import Sequence
 
-from assistant.reconcile import (MIN_SHARE, Explanation, Reading, chains, explain, new_dice, nothing_new,
-                                 rolled_faces, roll_line)
+from assistant.reconcile import (MIN_SHARE, Explanation, Reading, Zones, chains, explain, faces_read, moved_dice,
+                                 moves_dice, new_dice, nothing_new, rolled_faces, roll_line, zoned_dice)
 from assistant import reconcile_cards, reconcile_holdup
 from assistant.reconcile_cards import CardView
 from engine.core import Action, ParseError, State
@@ -37,12 +38,18 @@ class CameraEvent:
     reason: Text | str = ""  # why the reading cannot be, for a contradiction
 
 
-def judge(state: State, seen: Reading, auto_apply: float, stayed: int = 0) -> CameraEvent | None:
+def judge(state: State, seen: Reading, auto_apply: float, stayed: int = 0, zones: Zones = ()) -> CameraEvent | None:
     """The event for the dice ``seen`` (face -> probability for each die read) in ``state``, of
-    which ``stayed`` lay still since the camera last saw them."""
-    if nothing_new(state, seen):
+    which ``stayed`` lay still since the camera last saw them; on a mat, each in its ``zones``
+    (see ``assistant.reconcile``)."""
+    if nothing_new(state, seen, zones):
         return None
-    return decide(explain(state, seen, stayed), auto_apply, lambda: why_unexplained(state, seen, stayed))
+    explained = explain(state, seen, stayed, zones)
+    # dice that no move lays where they lie (only a die read off its zone explains them): said why
+    misplaced = misplaced_dice(state, seen, zones) if not explained or explained[0].fit < SURE_FIT else ""
+    if misplaced:
+        return CameraEvent(CONTRADICTION, (), misplaced)
+    return decide(explained, auto_apply, lambda: why_unexplained(state, seen, stayed, zones))
 
 
 def judge_cards(state: State, seen: CardView, auto_apply: float) -> CameraEvent | None:
@@ -67,7 +74,7 @@ def off_the_places(off: Sequence[str]) -> Text:
 
 
 def zone_words(zone: str) -> Text:
-    """A zone of a mat by its id ("grid.1", "row.2", "gv.0", "pile.2", "discard", "draw") in words."""
+    """A zone of a mat by its id ("grid.1", "row.2", "gv.0", "pile.2", "ladder.3", "discard", "draw") in words."""
     kind, _, number = zone.partition(".")
     if kind == "grid":
         return tr("player {number}'s grid", number=int(number) + 1)
@@ -77,6 +84,8 @@ def zone_words(zone: str) -> Text:
         return tr("player {number}'s GV cards", number=int(number) + 1)
     if kind == "pile":
         return tr("player {number}'s pile", number=int(number) + 1)
+    if kind == "ladder":
+        return tr("rung {rung}", rung=int(number))
     return tr("the draw pile") if kind == "draw" else tr("the discard")
 
 
@@ -98,18 +107,21 @@ def decide(explained: list[Explanation], auto_apply: float, reason) -> CameraEve
     return CameraEvent(OFFER, tuple(e for e in explained[:2] if e is best or e.share >= MIN_SHARE))
 
 
-def camera_sees(state: State, action: Action) -> bool:
-    """Whether the dice camera sees ``action`` happen: a roll among the game's camera actions.
-    Decisions (a sheet written, Excape's ``again``) are entered by touch; the cards are the card
-    camera's (``judge_cards``)."""
-    return isinstance(action, state.game.camera_actions) and rolled_faces(action) is not None
+def camera_sees(state: State, action: Action, zones: bool = False) -> bool:
+    """Whether the dice camera sees ``action`` happen: a roll among the game's camera actions, and
+    where it tells the mat's ``zones`` apart, a decision that moves dice into one (Excape's
+    ``place 3``). Other decisions (a sheet written, Excape's ``again``) are entered by touch; the
+    cards are the card camera's (``judge_cards``)."""
+    if not isinstance(action, state.game.camera_actions):
+        return False
+    return rolled_faces(action) is not None or zones and not state.is_chance_node() and moves_dice(state, action)
 
 
-def why_unexplained(state: State, seen: Reading, stayed: int = 0) -> Text | str:
-    """Why no legal action explains the dice ``seen``: too few of them moved for a roll, else the
-    engine's reason for the roll the new dice seem to show, else what their count says, else that
-    no roll shows them."""
-    if stayed and explain(state, seen):
+def why_unexplained(state: State, seen: Reading, stayed: int = 0, zones: Zones = ()) -> Text | str:
+    """Why no legal action explains the dice ``seen`` (each in its ``zones`` on a mat): too few of
+    them moved for a roll, else the engine's reason for the roll the new dice seem to show, else
+    what their count says, else that no roll shows them."""
+    if stayed and explain(state, seen, 0, zones):
         moved = len(seen) - stayed
         rolled = min(len(chain.rolled) for chain in chains(state) if len(chain.lying) + len(chain.rolled) == len(seen))
         return tr("{moved} moved and {stayed} lay still, but {game} throws {rolled}: was a die knocked?",
@@ -121,6 +133,45 @@ def why_unexplained(state: State, seen: Reading, stayed: int = 0) -> Text | str:
         return _count_problem(state, len(seen)) or tr("no roll of {game} shows {faces}", game=state.game.title,
                                                        faces=listing(faces))
     return reason or _count_problem(state, len(seen)) or tr("no roll the rules allow now shows these dice")
+
+
+def misplaced_dice(state: State, seen: Reading, zones: Zones) -> Text | str:
+    """What is wrong with where the dice were read moved to, on a mat whose zones say where they
+    lie (Excape's): laid on a rung the rules refuse them (the engine's reason), or laid right but
+    with dice the placement knocked off still on the ladder; "" where nothing is."""
+    if not zones or state.is_chance_node():
+        return ""
+    return _refused_rung(state, seen, zones) or _left_on_the_ladder(state, seen, zones)
+
+
+def _left_on_the_ladder(state: State, seen: Reading, zones: Zones) -> Text | str:
+    """Where the dice read are a placement's table and, still where they lay, dice it knocked off
+    (lower combinations on higher rungs go back to their owners): which to take away."""
+    read, before = Counter(zip(faces_read(seen), zones)), Counter(zoned_dice(state.table_view()))
+    for decision in state.legal_actions():
+        if not moves_dice(state, decision):
+            continue
+        after = Counter(zoned_dice(state.apply(decision).table_view()))
+        extra = read - after  # beyond the placement's table: still where they lay on the ladder?
+        if extra and not after - read and not extra - before and all(
+                (zone or "").startswith("ladder.") for _, zone in extra):
+            return tr("the dice on {zones} are knocked off by this placement: give them back to their owner",
+                      zones=listing([zone_words(zone) for zone in sorted({zone for _, zone in extra})]))
+    return ""
+
+
+def _refused_rung(state: State, seen: Reading, zones: Zones) -> Text | str:
+    """The engine's reason against laying the dice read moved onto a rung (``place N``) now."""
+    for _, zone in moved_dice(state, seen, zones):
+        kind, _, rung = (zone or "").partition(".")
+        if kind == "ladder":
+            try:
+                reason = state.explain_illegal(state.game.parse_action(f"place {rung}"))
+            except ParseError:
+                continue
+            if reason:
+                return reason
+    return ""
 
 
 def _count_problem(state: State, count: int) -> Text | str:

@@ -18,6 +18,13 @@ lying (a die knocked to another face beside one that stayed is no roll of two di
 that leave the same table, dice in any order, are one explanation: Excape's ``roll 2 X`` and
 ``roll X 2`` look alike, and the rules treat them alike. A reading that shows the table's dice,
 or some of them (the others picked up), is nothing new: no candidate.
+
+On a mat whose zones say where dice lie (Excape's: each rung of the ladder, and the roll), the
+reading also says each die's zone, and the dice are paired with the table's in their zones (a die
+read in another zone than the table lays it counts ZONE_MISS times less). The camera then also sees
+a decision that moves dice into a zone (Excape's ``place 3``: the roll moved onto rung 3), alone or
+followed by the next roll, as candidates beside the re-rolls; decisions weigh alike among
+themselves. Off such a mat a decision moves nothing the camera can tell apart: it is entered by touch.
 """
 from __future__ import annotations
 
@@ -33,6 +40,14 @@ from engine.core import Action, State
 MIN_SHARE = 0.01  # candidates below this share of the weight are not worth showing
 
 Reading = Sequence[Mapping[str, float]]  # each die read: face -> probability
+Zones = Sequence[str | None]  # each die read: the mat zone it lies in (None: none); () off a mat
+# a die read in another zone than the table lays it: that much less likely (and the explanation's
+# fit as low: below camera_policy.SURE_FIT, nothing is applied with a die off its zone)
+ZONE_MISS = 0.005
+# a die lying on the mat beyond the roll area that the camera does not see (a die the reader misses
+# there stays unseen for every roll until it moves: each of those rolls would be refused); the
+# roll itself, in the roll area, is read whole
+UNSEEN = 0.05
 
 
 @dataclass(frozen=True)
@@ -41,7 +56,7 @@ class Explanation:
     first is the one to apply), their share of the weight of every explanation, and how well the
     table they leave fits the reading (``fit``: its likelihood over that of the reading's own
     likeliest table; 1 where every place is as read, and for dice, whose chains leave the dice
-    read)."""
+    read, except on a mat where a die lies off the zone the table lays it in: see ZONE_MISS)."""
 
     chains: tuple[tuple[Action, ...], ...]
     share: float
@@ -75,6 +90,33 @@ def table_dice(state: State) -> list[str]:
     return dice_in(state.table_view())
 
 
+def zoned_dice(view: Any, path: tuple[str, ...] = ()) -> list[tuple[str, str | None]]:
+    """(face, zone) of every die a table view lists (the order of ``dice_in``): the zone of the
+    game's mat (config/mats) that the keys it is listed under name, None where they name none."""
+    found: list[tuple[str, str | None]] = []
+    if isinstance(view, Mapping):
+        for key, value in view.items():
+            if key == "dice" and isinstance(value, list):
+                found.extend((str(face), mat_zone(path)) for face in value)
+            else:
+                found.extend(zoned_dice(value, path + (str(key),)))
+    elif isinstance(view, list):
+        for item in view:
+            found.extend(zoned_dice(item, path))
+    return found
+
+
+THROWN = "roll"  # the mat zone where rolls are thrown
+
+
+def mat_zone(path: tuple[str, ...]) -> str | None:
+    """The mat zone where a table view's dice listed under the keys ``path`` lie: a rung of
+    Excape's ladder ("ladder", "3": zone "ladder.3"), or a roll showing (``THROWN``)."""
+    if len(path) >= 2 and path[0] == "ladder":
+        return f"ladder.{path[1]}"
+    return THROWN if path[:1] == ("showing",) else None
+
+
 def rolled_faces(action: Action) -> list[str] | None:
     """The faces a roll shows, from its notation (``roll F F ...`` in every dice game, see
     docs/notation.md); None for any other action."""
@@ -92,47 +134,83 @@ def faces_read(seen: Reading) -> list[str]:
     return [max(die, key=die.__getitem__) for die in seen]
 
 
-def new_dice(state: State, seen: Reading) -> list[str]:
-    """The faces read beyond the dice the table shows (most probable faces), sorted."""
-    return sorted((Counter(faces_read(seen)) - Counter(table_dice(state))).elements())
+def new_dice(state: State, seen: Reading, zones: Zones = ()) -> list[str]:
+    """The faces read beyond the dice the table shows (most probable faces), sorted; with the
+    dice's ``zones``, also those read in another zone than the table lays a die of their face."""
+    if not zones:
+        return sorted((Counter(faces_read(seen)) - Counter(table_dice(state))).elements())
+    return sorted(face for face, _ in moved_dice(state, seen, zones))
 
 
-def nothing_new(state: State, seen: Reading) -> bool:
-    """The reading shows the table's dice, or some of them: nothing was rolled."""
-    return not new_dice(state, seen)
+def moved_dice(state: State, seen: Reading, zones: Zones) -> list[tuple[str, str | None]]:
+    """(face, zone) of the dice read (most probable faces) in their ``zones`` where the table
+    lays no die of their face (in that zone, or anywhere when it does not say where)."""
+    left = zoned_dice(state.table_view())
+    moved = []
+    for face, zone in zip(faces_read(seen), zones):
+        lying = next((d for d in left if d == (face, zone)), None) or next(
+            (d for d in left if d[0] == face and d[1] is None), None)
+        if lying is None:
+            moved.append((face, zone))
+        else:
+            left.remove(lying)
+    return moved
+
+
+def nothing_new(state: State, seen: Reading, zones: Zones = ()) -> bool:
+    """The reading shows the table's dice, or some of them (in their zones, when ``zones`` says
+    where each die lies): nothing was rolled or moved."""
+    return not new_dice(state, seen, zones)
 
 
 EXACT_UP_TO = 8  # dice paired exactly up to this many; beyond, greedily (a full Excape ladder)
 
 
-def likelihood(seen: Reading, faces: Sequence[str]) -> float:
+def likelihood(seen: Reading, faces: Sequence[str], zones: Zones = (), where: Zones = (),
+               zoned: bool = True) -> float:
     """P(the dice read | the table shows ``faces``): the mean, over the ways of pairing the dice
     read with the faces (dice have no order on the table), of the product of each read die's
-    probability for its face; 0 when the counts differ. Beyond EXACT_UP_TO dice, the best
-    pairing (found greedily) stands in for the mean."""
+    probability for its face; 0 when the counts differ. With the dice's ``zones`` and the zone
+    ``where`` the table lays each face (None: anywhere), a die paired with a face of another zone
+    counts ZONE_MISS times less (not when ``zoned`` is False), and one die lying beyond the roll
+    area may go unseen (UNSEEN). Beyond EXACT_UP_TO dice, the best pairing (found greedily)
+    stands in for the mean."""
+    if zones and where and len(faces) == len(seen) + 1:
+        return UNSEEN * sum(likelihood(seen, [*faces[:j], *faces[j + 1:]], zones, [*where[:j], *where[j + 1:]], zoned)
+                            for j, lies in enumerate(where) if lies not in (None, THROWN))
     if len(seen) != len(faces):
         return 0.0
+    odds = [_zone_odds(zone, where) for zone in zones] if zoned and zones and where else None
     if len(faces) > EXACT_UP_TO:
-        return _greedy(seen, faces)
+        return _greedy(seen, faces, odds)
     sums = {0: 1.0}  # faces used (bit mask) -> sum of the products over the pairings of the first dice read
-    for die in seen:
+    for d, die in enumerate(seen):
         step: dict[int, float] = defaultdict(float)
         for used, product in sums.items():
             for index, face in enumerate(faces):
                 if not used >> index & 1 and die.get(face, 0.0) > 0:
-                    step[used | 1 << index] += product * die[face]
+                    step[used | 1 << index] += product * die[face] * (odds[d][index] if odds else 1.0)
         sums = step
     return sum(sums.values()) / math.factorial(len(faces))
 
 
-def _greedy(seen: Reading, faces: Sequence[str]) -> float:
-    return math.prod(seen[d].get(faces[f], 0.0) for d, f in greedy_pairs(seen, faces))
+def _zone_odds(zone: str | None, where: Zones) -> list[float]:
+    return [1.0 if lies is None or lies == zone else ZONE_MISS for lies in where]
+
+
+def _greedy(seen: Reading, faces: Sequence[str], odds: list[list[float]] | None = None) -> float:
+    weights = [[die.get(face, 0.0) * (odds[d][f] if odds else 1.0) for f, face in enumerate(faces)]
+               for d, die in enumerate(seen)]
+    return math.prod(weights[d][f] for d, f in _greedy_matrix(weights))
 
 
 def greedy_pairs(seen: Reading, faces: Sequence[str]) -> list[tuple[int, int]]:
     """(die read, face) index pairs, the likeliest pair first, each die and face used once."""
-    ranked = sorted(((die.get(face, 0.0), d, f) for d, die in enumerate(seen) for f, face in enumerate(faces)),
-                    reverse=True)
+    return _greedy_matrix([[die.get(face, 0.0) for face in faces] for die in seen])
+
+
+def _greedy_matrix(weights: list[list[float]]) -> list[tuple[int, int]]:
+    ranked = sorted(((w, d, f) for d, row in enumerate(weights) for f, w in enumerate(row)), reverse=True)
     dice, used, pairs = set(), set(), []
     for _, d, f in ranked:
         if d not in dice and f not in used:
@@ -144,33 +222,65 @@ def greedy_pairs(seen: Reading, faces: Sequence[str]) -> list[tuple[int, int]]:
 
 @dataclass(frozen=True)
 class Chain:
-    """A way the dice may change now: ``actions`` (a re-roll first, if any, then the outcome),
-    their chance, the dice lying before the roll, the roll's faces, and the position after."""
+    """A way the dice may change now: ``actions`` (a re-roll or a decision that moves dice first,
+    if any, then the outcome, if any), their chance, the dice lying before the roll, the roll's
+    faces, the position after, and the mat zone where each die of ``lying + rolled`` lies (None:
+    anywhere)."""
 
     actions: tuple[Action, ...]
     chance: Fraction
     lying: list[str]
     rolled: list[str]
     after: State
+    where: tuple[str | None, ...] = ()
 
 
-def chains(state: State) -> Iterator[Chain]:
+def chains(state: State, moves: bool = False) -> Iterator[Chain]:
     """Every legal way the dice may change now: an outcome of this roll, or a re-roll and an
-    outcome of it."""
+    outcome of it; with ``moves`` (the camera tells the mat's zones apart), also each decision that
+    moves dice into a zone, alone and followed by an outcome of the roll after it."""
     if state.is_chance_node():
         yield from _rolls(state, (), Fraction(1))
         return
-    rerolls = [decision for decision in state.legal_actions() if _is_reroll(state, decision)]
+    decisions = state.legal_actions()
+    rerolls = [decision for decision in decisions if _is_reroll(state, decision)]
+    moving = [decision for decision in decisions if decision not in rerolls and moves_dice(state, decision)] \
+        if moves else []
+    prior = Fraction(1, len(rerolls) + len(moving)) if rerolls or moving else Fraction(0)
     for decision in rerolls:
-        yield from _rolls(state.apply(decision), (decision,), Fraction(1, len(rerolls)))
+        yield from _rolls(state.apply(decision), (decision,), prior)
+    for decision in moving:
+        after = state.apply(decision)
+        lying = zoned_dice(after.table_view())
+        yield Chain((decision,), prior, [face for face, _ in lying], [], after, tuple(zone for _, zone in lying))
+        yield from _rolls(after, (decision,), prior)
 
 
 def _rolls(state: State, before: tuple[Action, ...], prior: Fraction) -> Iterator[Chain]:
-    lying = table_dice(state)
+    lying = zoned_dice(state.table_view())
+    faces_lying, zones_lying = [face for face, _ in lying], tuple(zone for _, zone in lying)
     for outcome, chance in state.chance_outcomes():
         faces = rolled_faces(outcome)
         if faces is not None:
-            yield Chain(before + (outcome,), prior * Fraction(chance), lying, faces, state.apply(outcome))
+            after = state.apply(outcome)
+            yield Chain(before + (outcome,), prior * Fraction(chance), faces_lying, faces, after,
+                        zones_lying + _rolled_zones(lying, faces, after))
+
+
+def _rolled_zones(lying: list[tuple[str, str | None]], faces: list[str], after: State) -> tuple[str | None, ...]:
+    """Where the dice of a roll showing ``faces`` lie: where ``after`` lays dice of those faces
+    beyond those ``lying`` (the roll showing); a roll that ended the turn at once (the game moved
+    on, its dice still lie where they fell) where the game shows its rolls, if it does."""
+    view = after.table_view()
+    left = list((Counter(zoned_dice(view)) - Counter(lying)).elements())
+    thrown = THROWN if isinstance(view, Mapping) and "showing" in view else None
+    zones = []
+    for face in faces:
+        found = next((d for d in left if d[0] == face), None)
+        if found is not None:
+            left.remove(found)
+        zones.append(found[1] if found else thrown)
+    return tuple(zones)
 
 
 def _is_reroll(state: State, decision: Action) -> bool:
@@ -181,26 +291,38 @@ def _is_reroll(state: State, decision: Action) -> bool:
         for outcome, _ in after.chance_outcomes())
 
 
-def explain(state: State, seen: Reading, stayed: int = 0) -> list[Explanation]:
+def moves_dice(state: State, decision: Action) -> bool:
+    """Whether ``decision`` lays dice in a mat zone where the table had none of theirs (Excape's
+    ``place 3``: the roll onto rung 3)."""
+    def zoned(view: Any) -> Counter:
+        return Counter(die for die in zoned_dice(view) if die[1] is not None)
+    return bool(zoned(state.apply(decision).table_view()) - zoned(state.table_view()))
+
+
+def explain(state: State, seen: Reading, stayed: int = 0, zones: Zones = ()) -> list[Explanation]:
     """Every legal chain that explains the dice ``seen``, of which ``stayed`` lay still since the
-    camera last saw them, grouped by the table it leaves, most probable first; [] when none does
-    or the reading shows nothing new."""
-    if nothing_new(state, seen):
+    camera last saw them (and, on a mat whose zones tell where dice lie, each in its ``zones``),
+    grouped by the table it leaves, most probable first; [] when none does or the reading shows
+    nothing new."""
+    if nothing_new(state, seen, zones):
         return []
-    groups: dict[tuple, list] = {}  # the table left -> [chains, weight]
-    for chain in chains(state):
+    groups: dict[tuple, list] = {}  # the table left -> [chains, weight, zone fit]
+    for chain in chains(state, moves=bool(zones)):
         if len(chain.lying) < stayed:
             continue
         faces = chain.lying + chain.rolled
-        weight = float(chain.chance) * likelihood(seen, faces)
+        weight = float(chain.chance) * likelihood(seen, faces, zones, chain.where)
         if weight > 0:
             key = (_sorted_dice(chain.after.table_view()), tuple(sorted(faces)))
-            group = groups.setdefault(key, [[], 0.0])
+            group = groups.setdefault(key, [[], 0.0, 0.0])
             group[0].append(chain.actions)
             group[1] += weight
-    total = sum(weight for _, weight in groups.values())
+            # how well its dice lie in their zones: 1 where each is read in its own, ZONE_MISS a die off it
+            anywhere = float(chain.chance) * likelihood(seen, faces, zones, chain.where, zoned=False) if zones else weight
+            group[2] = max(group[2], weight / anywhere if anywhere > 0 else 1.0)  # (greedy pairings may differ)
+    total = sum(weight for _, weight, _ in groups.values())
     ranked = sorted(groups.values(), key=lambda g: (-g[1], tuple(a.sort_key() for a in g[0][0])))
-    return [Explanation(tuple(found), weight / total) for found, weight in ranked]
+    return [Explanation(tuple(found), weight / total, min(fit, 1.0)) for found, weight, fit in ranked]
 
 
 def _sorted_dice(view: Any) -> str:

@@ -20,12 +20,15 @@ reading is judged twice:
   said in a stray's roll / strays planted, the time from its first still frame to the
   contradiction (median and longest; target <= 1 s), and the others said.
 
+With ``--mat`` Excape alone is filmed, on its printed mat (``recording.record``'s ``mat``): the
+camera then also sees each placement on a rung, and the watch counts include them.
+
 Then the shares of the rolls offered right, the median latency, the ms per frame filming and
 reading (one thread), and each roll the camera missed or applied wrong, with what it said. Knocked dice are measured apart on the first
 ``KNOCK_ROLLS`` rolls of the first ``KNOCK_GAMES`` seeds, judged per roll: what the camera said
 while the die lay knocked, and once it was put back.
 
-    .venv/bin/python bench/recordings.py [--games 20] [--first-seed 1000] [--only GAME ...]
+    .venv/bin/python bench/recordings.py [--games 20] [--first-seed 1000] [--only GAME ...] [--mat]
 """
 from __future__ import annotations
 
@@ -44,7 +47,7 @@ import cv2
 from assistant import cli
 from assistant import settings as settings_mod
 from assistant.camera_policy import AUTO, CONTRADICTION, OFFER, judge
-from assistant.commands.watch import Play, verdict, watch_folder
+from assistant.commands.watch import Play, game_mats, verdict, watch_folder
 from engine.match import Match
 from vision.live import GameWatcher, Observation, TableWatcher
 from vision.synth import recording
@@ -66,11 +69,12 @@ class Watched:
     read_ms: float
 
 
-def film_and_read(game: str, players: int, seed: int, events: tuple[str, ...], rolls: int | None = None) -> Watched:
+def film_and_read(game: str, players: int, seed: int, events: tuple[str, ...], rolls: int | None = None,
+                  mat: bool = False) -> Watched:
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
         start = time.perf_counter()
-        log = recording.record(game, players, seed, folder, events, max_rolls=rolls)
+        log = recording.record(game, players, seed, folder, events, max_rolls=rolls, mat=mat)
         filmed = time.perf_counter()
         overrides = {"app.state_dir": str(folder / "state")}
         if "faces" in log:
@@ -81,7 +85,7 @@ def film_and_read(game: str, players: int, seed: int, events: tuple[str, ...], r
         settings = settings_mod.load(overrides=overrides)
         watcher = TableWatcher.from_settings(settings.section("vision.dice"), settings.section("vision.stillness"),
                                              folder / "state")
-        frames, observations = watch_folder(folder / "frames", GameWatcher(dice=watcher))
+        frames, observations = watch_folder(folder / "frames", GameWatcher(dice=watcher, mats=game_mats(game)))
         done = time.perf_counter()
         truth = Match.load(folder / "truth.json")
     return Watched(log, truth, observations, frames, settings["camera.auto_apply"],
@@ -90,7 +94,7 @@ def film_and_read(game: str, players: int, seed: int, events: tuple[str, ...], r
 
 def as_watch_judges(run: Watched) -> dict:
     """watch --truth's report on the readings."""
-    # the dice are filmed on a bare table (no mat, no cards): only the rolls are to be seen
+    # the dice are filmed without cards: the rolls are to be seen, and on a mat the placements
     play = Play(Match(run.truth.game, run.truth.players), run.truth, run.auto_apply, ("dice",))
     for observation in run.observations:
         play.observe(observation)
@@ -110,7 +114,8 @@ def per_roll(run: Watched) -> list[dict]:
         after = states[rolls[number + 1]["action"]] if number + 1 < len(rolls) else run.truth.state
         first, later = None, []
         for observation in readings:
-            event = judge(made_in if first is None else after, observation.faces(), run.auto_apply, observation.stayed)
+            event = judge(made_in if first is None else after, observation.faces(), run.auto_apply, observation.stayed,
+                          observation.zones)
             if event is None:
                 continue
             if first is None:
@@ -131,12 +136,12 @@ def said(item: tuple | None) -> str:
     return f"{KINDS[event.kind]}{best}{reason}"
 
 
-def measure(game: str, players_of, seeds: range) -> None:
+def measure(game: str, players_of, seeds: range, mat: bool = False) -> None:
     watch_totals, totals = Counter(), Counter()
     later_kinds: Counter = Counter()
     stray_delays, latencies, film_ms, read_ms, offered_shares, notes = [], [], [], [], [], []
     for seed in seeds:
-        run = film_and_read(game, players_of(seed), seed, ("stray",))
+        run = film_and_read(game, players_of(seed), seed, ("stray",), mat=mat)
         film_ms.append(run.film_ms)
         read_ms.append(run.read_ms)
         report = as_watch_judges(run)
@@ -164,11 +169,14 @@ def measure(game: str, players_of, seeds: range) -> None:
                 notes.append(f"seed {seed} roll {number}: truth {judged['roll']['line']!r}, camera {said(first)}")
         totals["frames"] += run.frames
         totals["camera_actions"] += report["camera_actions"]
-    readable = totals["camera_actions"] - totals["strays"]
+        totals["rolls"] += len(run.log["rolls"])
+    readable = totals["rolls"] - totals["strays"]
     players = sorted({players_of(seed) for seed in seeds})
     players_text = f"{players[0]}-{players[-1]}" if len(players) > 1 else f"{players[0]}"
-    print(f"{game} ({players_text} players), seeds {seeds.start}-{seeds.stop - 1}: {len(seeds)} games, "
-          f"{totals['frames']} frames, {totals['camera_actions']} camera actions ({totals['strays']} with a stray die)")
+    print(f"{game}{' on its mat' if mat else ''} ({players_text} players), seeds {seeds.start}-{seeds.stop - 1}: "
+          f"{len(seeds)} games, "
+          f"{totals['frames']} frames, {totals['camera_actions']} camera actions, {totals['rolls']} of them rolls "
+          f"({totals['strays']} with a stray die)")
     print("  as watch --truth counts: " + ", ".join(f"{key} {watch_totals[key]}" for key in WATCH_COUNTS))
     print(f"  per roll: auto_right {totals['auto_right']}/{readable} = "
           f"{100 * totals['auto_right'] / max(readable, 1):.1f} %, auto_wrong {totals['auto_wrong']}, "
@@ -212,9 +220,13 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20, help="games of each (default 20)")
     parser.add_argument("--first-seed", type=int, default=1000, help="the first seed (default 1000)")
     parser.add_argument("--only", choices=[game for game, _ in GAMES], nargs="+", help="these games only")
+    parser.add_argument("--mat", action="store_true", help="Excape alone, filmed on its printed mat")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     seeds = range(args.first_seed, args.first_seed + args.games)
+    if args.mat:
+        measure("excape", GAMES[0][1], seeds, mat=True)
+        return
     for game, players_of in GAMES:
         if args.only and game not in args.only:
             continue

@@ -11,13 +11,14 @@ many of its dice lie untouched since the last one (the same face and colour, in 
 turned the same way): a roll throws its dice, so those were not rolled.
 
 ``GameWatcher`` puts a game's watchers together on the same frames: the dice, the cards on its
-mat (``vision.live_cards.CardWatcher``), or both (Hold Up).
+mat (``vision.live_cards.CardWatcher``), or both (Hold Up). On a mat, each die read is placed in
+the mat's dice zone it lies in (``dice_zones``: Excape's rungs and roll area).
 """
 from __future__ import annotations
 
 import math
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Mapping, Sequence
 
@@ -31,6 +32,7 @@ from vision.stillness import StableReader
 UNTOUCHED_TURN = 10.0  # degrees: a still die's box turns under 1 degree between readings
 MAT_EVERY = 30  # frames between two looks for the mat when no card watcher finds it
 AREA_STEP = 8  # px: the dice area's edges are rounded out to this, so the mat's pose found again keeps it
+DIE_SIDE_MM = (9.0, 30.0)  # a die's side on a mat: a larger "die" is the mat's print (a zone's outline)
 # mm around the dice zone where a die lying on its edge still is (the cards nearest it on Hold Up's
 # mat lie 14 mm away: their numerals must stay out)
 AREA_MARGIN_MM = 6.0
@@ -39,13 +41,15 @@ AREA_MARGIN_MM = 6.0
 @dataclass(frozen=True)
 class Observation:
     """The dice of a settled table: read at frame ``frame``, still since frame ``still_since``
-    (the first frame of that still period; the difference is the latency of the reading), and
-    how many of them lie as the previous observation saw them (``stayed``)."""
+    (the first frame of that still period; the difference is the latency of the reading), how
+    many of them lie as the previous observation saw them (``stayed``), and on a mat, the dice
+    zone each lies in (``zones``: a zone id, None outside them all; () off a mat)."""
 
     frame: int
     still_since: int
     dice: tuple[DieReading, ...]
     stayed: int = 0
+    zones: tuple[str | None, ...] = ()
 
     def faces(self) -> list[Mapping[str, float]]:
         """Each die's face probabilities."""
@@ -68,10 +72,11 @@ class TableWatcher:
         reader = DiceReader.from_settings(dice, state_dir, printed=printed)
         return cls(StableReader.from_settings(reader.read, stillness))
 
-    def feed(self, index: int, image: np.ndarray, area: tuple[slice, slice] | None = None) -> Observation | None:
-        """Take frame ``index`` (only its ``area`` when given, see ``dice_area``); the observation
-        the first time a still table's dice are settled."""
-        reading = self.stable.update(image, area)
+    def feed(self, index: int, image: np.ndarray, area: tuple[slice, slice] | None = None,
+             mat: tuple[MatPose, MatLayout] | None = None) -> Observation | None:
+        """Take frame ``index`` (only its ``area`` when given, see ``dice_area``; on a ``mat``, only
+        what ``on_the_mat`` keeps); the observation the first time a still table's dice are settled."""
+        reading = self.stable.update(image, area, None if mat is None else lambda dice: on_the_mat(mat, dice))
         self.settled = reading is not None
         gate = self.stable.gate
         if gate.motion > gate.moving_fraction:  # this frame differs from the one before: a still period may start here
@@ -109,6 +114,45 @@ def dice_area(mat: tuple[MatPose, MatLayout] | None, shape: tuple[int, ...]) -> 
     return (slice(y0, y1), slice(x0, x1)) if x1 > x0 and y1 > y0 else None
 
 
+def on_the_mat(mat: tuple[MatPose, MatLayout], dice: Sequence[DieReading]) -> list[DieReading]:
+    """The dice read on a mat (its pose and layout) that may be dice: in one of its dice zones
+    (see ``dice_zones``: around them the mat prints its markers, its track and the zones' names,
+    which the reader may take for dice) and of a die's size there (``DIE_SIDE_MM``: a larger one
+    is the print, a zone's outline)."""
+    if not dice:
+        return []
+    pose, _ = mat
+    ends = np.array([[[die.x - side / 2, die.y], [die.x + side / 2, die.y]]
+                     for die in dice for side in [max(die.box[1])]], np.float64)
+    ends_mm = pose.to_mm(ends.reshape(-1, 2)).reshape(-1, 2, 2)
+    sides = np.linalg.norm(ends_mm[:, 1] - ends_mm[:, 0], axis=1)
+    low, high = DIE_SIDE_MM
+    return [die for die, side, zone in zip(dice, sides, dice_zones(mat, dice))
+            if zone is not None and low <= side <= high]
+
+
+def dice_zones(mat: tuple[MatPose, MatLayout], dice: Sequence[DieReading]) -> tuple[str | None, ...]:
+    """The id of the mat's dice zone each die lies in (its centre within ``AREA_MARGIN_MM`` of
+    the zone: a die on its edge; the zone it is deepest in where two reach), None for a die outside
+    them all."""
+    pose, layout = mat
+    zones = [zone for zone in layout.zones if zone.kind == "dice"]
+    if not dice:
+        return ()
+    found: list[str | None] = []
+    for point in pose.to_mm(np.array([[die.x, die.y] for die in dice], np.float64)):
+        outside = {zone.id: _outside(zone, point) for zone in zones}
+        nearest = min(outside, key=outside.get, default=None)
+        found.append(nearest if nearest is not None and outside[nearest] <= AREA_MARGIN_MM else None)
+    return tuple(found)
+
+
+def _outside(zone, point) -> float:
+    """How far (mm) ``point`` lies outside ``zone`` (negative: how deep inside)."""
+    x, y = zone.to_local(point)
+    return max(abs(x) - zone.w / 2, abs(y) - zone.h / 2)
+
+
 def same_dice(before: tuple[DieReading, ...], now: tuple[DieReading, ...]) -> bool:
     """Whether ``now`` shows every die of ``before`` where it lay or was put back by a hand (the same
     face and colour within half a die, turned any way), and no other."""
@@ -138,8 +182,9 @@ def _twins(before: tuple[DieReading, ...], now: tuple[DieReading, ...], reach: f
 
 class GameWatcher:
     """A game's watchers on the same frames: its cards on the mat, and its dice (only in the dice
-    zone of the game's mat, ``mats``, once found: the cards around it are not dice; the card
-    watcher finds the mat, or without one the mat is looked for every ``MAT_EVERY`` frames). A
+    zones of the game's mat, ``mats``, once found: the cards around it are not dice; each die read
+    with the zone it lies in; the card watcher finds the mat, or without one the mat is looked for
+    every ``MAT_EVERY`` frames, the last pose found kept while hands hide its markers). A
     still table's cards are reported once its dice have settled too (or the dice area moves
     again), so that a roll is judged before the cards that its dice moved, whichever settles first."""
 
@@ -162,8 +207,11 @@ class GameWatcher:
         self._held = cards or self._held
         dice = None
         if self.dice is not None:
-            self.area = dice_area(self._mat_seen(index, image), image.shape)
-            dice = self.dice.feed(index, image, self.area)
+            mat = self._mat_seen(index, image)
+            self.area = dice_area(mat, image.shape)
+            dice = self.dice.feed(index, image, self.area, mat)
+            if dice is not None and mat is not None:
+                dice = replace(dice, zones=dice_zones(mat, dice.dice))
         seen: list[Observation | CardObservation] = [dice] if dice is not None else []
         gate = self.dice.stable.gate if self.dice is not None else None
         if self._held is not None and (gate is None or self.dice.stable.settled or gate.motion > gate.moving_fraction):

@@ -20,6 +20,9 @@ import numpy as np
 from vision.mat import MatLayout, Zone, marker_bits
 
 MM_PER_INCH = 25.4
+# a dice zone's name is printed at least this far from every dice zone: the camera looks for dice
+# up to vision.live.AREA_MARGIN_MM around them
+DICE_CLEAR_MM = 8.0
 PT_PER_MM = 72 / MM_PER_INCH
 
 DEFAULT_STYLE = {
@@ -83,16 +86,51 @@ def mat_drawing(layout: MatLayout, labels: Mapping[str, str] | None = None,
     for marker in layout.markers:
         shapes += _marker(layout.dictionary, marker.id, marker.x, marker.y, marker.size)
     lw, radius, text_mm = float(style["line_mm"]), float(style["corner_mm"]), float(style["text_mm"])
+    # Where dice lie the print is faint and holds no letters: the dice reader took a bright outline
+    # for a die's edge (an X turned and read as a 1), and the letters of a name for dice.
+    faint = tuple((2 * b + t) // 3 for b, t in zip(bg, text))
     for zone in layout.zones:
-        shapes += _zone_outlines(zone, line, lw, radius)
+        shapes += _zone_outlines(zone, faint if zone.kind == "dice" else line, lw, radius)
         name = (labels or {}).get(zone.id, "")
-        if name:
+        if name and zone.kind == "dice":
+            shapes += _beside(layout, zone, name, text_mm, text)
+        elif name:
             # Monospaced letters are about 1.05 times as wide as capitals are tall.
             size = min(text_mm, zone.h * 0.3, 0.85 * zone.w / (1.05 * len(name)))
             shapes.append(Label(zone.x, zone.y, name, size, text, zone.rotation))
     if footer:
         shapes.append(Label(width / 2, height - margin / 2, footer, margin * 0.5, (90, 90, 90)))
     return shapes
+
+
+def _beside(layout: MatLayout, zone: Zone, name: str, text_mm: float, rgb) -> list[Shape]:
+    """A dice zone's name printed beside it (on its left, right, above or below, as large as a
+    free place allows), ``DICE_CLEAR_MM`` from every dice zone and clear of the rest of the print;
+    none where no place is free."""
+    margin = float({**DEFAULT_STYLE, **layout.style}["paper_margin_mm"])
+    width, height = layout.size
+    taken = [_box(z.corners(), DICE_CLEAR_MM if z.kind == "dice" else 2.0) for z in layout.zones]
+    taken += [_box(m.corners(), 2.0) for m in layout.markers]
+    (x0, y0), (x1, y1) = zone.corners().min(axis=0), zone.corners().max(axis=0)
+    for size in (0.7 * text_mm, 0.55 * text_mm, 0.4 * text_mm):
+        w, h = 1.05 * size * len(name), size  # monospaced letters: about 1.05 times as wide as tall
+        away = DICE_CLEAR_MM + 1.0
+        for cx, cy in ((x0 - away - w / 2, zone.y), (x1 + away + w / 2, zone.y),
+                       (zone.x, y0 - away - h / 2), (zone.x, y1 + away + h / 2)):
+            box = (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
+            inside = margin <= box[0] and margin <= box[1] and box[2] <= width - margin and box[3] <= height - margin
+            if inside and not any(_overlap(box, other) for other in taken):
+                return [Label(cx, cy, name, size, rgb)]
+    return []
+
+
+def _box(corners: np.ndarray, grow: float) -> tuple[float, float, float, float]:
+    (x0, y0), (x1, y1) = corners.min(axis=0), corners.max(axis=0)
+    return x0 - grow, y0 - grow, x1 + grow, y1 + grow
+
+
+def _overlap(a: tuple, b: tuple) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def _marker(dictionary: str, marker_id: int, x: float, y: float, size: float) -> list[Shape]:

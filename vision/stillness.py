@@ -80,16 +80,18 @@ class StableReader:
         """Whether this still period's reading has settled (and been reported)."""
         return self._reported
 
-    def update(self, frame: np.ndarray, area: tuple[slice, slice] | None = None) -> list | None:
-        """Take the next frame (only its ``area`` when given); the stable reading the first time
-        it is settled, else None."""
+    def update(self, frame: np.ndarray, area: tuple[slice, slice] | None = None,
+               keep: Callable[[list], list] | None = None) -> list | None:
+        """Take the next frame (only its ``area`` when given; of what is read there, what ``keep``
+        keeps); the stable reading the first time it is settled, else None."""
         if not self.gate.update(frame if area is None else frame[area]):
             self._recent.clear()
             self._reported = False
             return None
         if self._reported:
             return None
-        self._recent.append(self.read(frame) if area is None else self.read(frame, area))
+        reading = self.read(frame) if area is None else self.read(frame, area)
+        self._recent.append(reading if keep is None else keep(reading))
         settled = consensus(list(self._recent), self.agree)
         if settled is not None:
             self._reported = True

@@ -70,8 +70,8 @@ class DemoTable:
         self.games = tuple(games)
         self.players = players
         self.camera = camera  # the filmed table the dice are thrown on (None: rolled by touch)
-        self.thrown: tuple[Action, State, float] | None = None  # the roll to see, in, since
-        self.rolls = Counter()  # how each filmed roll was played: "camera", "offer", "touch", "undone"
+        self.thrown: tuple[Action, State, float] | None = None  # the move filmed to see, in, since
+        self.filmed = Counter()  # how each filmed move was played: "camera", "offer", "touch", "undone"
         self.played = 0
         self.games_started = 0
         self._pause = 0
@@ -100,8 +100,8 @@ class DemoTable:
             return self._follow_camera(view, now)
         state = self.session.position
         action = self._pick(view, state)
-        if self.camera is not None and self.camera.films(view.game_id, action):
-            self.camera.throw(state, action, state.apply(action))
+        if self.camera is not None and self.camera.films(view.game_id, state, action):
+            self.camera.film(state, action, state.apply(action))
             self.thrown = (action, state, now)
             return view
         self.played += 1
@@ -109,24 +109,24 @@ class DemoTable:
 
     def _follow_camera(self, view: ViewState, now: float) -> ViewState:
         """After a throw: what the camera made of it, put right as players would."""
-        roll, thrown_in, since = self.thrown
+        move, thrown_in, since = self.thrown
         if self.session.position is not thrown_in:
             self.thrown = None
             if view.message is None or not view.message.camera:  # played on the screen meanwhile
                 return view
             self.played += 1  # the camera played what it read
-            if same_roll(view.last, roll):
-                self.rolls["camera"] += 1
+            if same_move(view.last, move):
+                self.filmed["camera"] += 1
                 return view
-            self.rolls["undone"] += 1  # a misread played: Undo, then the roll by touch
+            self.filmed["undone"] += 1  # a misread played: Undo, then the move by touch
             self.session.undo()  # all the camera played together
-            return self.session.play(roll)
-        offered = next((s for s in view.suggestions if same_roll(s.actions[-1], roll)), None)
+            return self.session.play(move)
+        offered = next((s for s in view.suggestions if same_move(s.actions[-1], move)), None)
         if offered is not None or now - since > CAMERA_WAIT_S:
             self.thrown = None
             self.played += 1
-            self.rolls["offer" if offered is not None else "touch"] += 1
-            return self.session.accept(offered) if offered is not None else self.session.play(roll)
+            self.filmed["offer" if offered is not None else "touch"] += 1
+            return self.session.accept(offered) if offered is not None else self.session.play(move)
         return view
 
     def _pick(self, view: ViewState, state):
@@ -149,10 +149,12 @@ class DemoTable:
         return self.session.new_match(game_id, seats, {})
 
 
-def same_roll(line: Action | str, roll: Action) -> bool:
-    """Whether ``line`` rolled ``roll``'s faces, in any order (the rules treat them alike)."""
+def same_move(line: Action | str, move: Action) -> bool:
+    """Whether ``line`` is ``move``: for a roll, its faces in any order (the rules treat them alike)."""
     faces = rolled_faces(line)
-    return faces is not None and sorted(faces) == sorted(rolled_faces(roll) or ())
+    if faces is None:
+        return str(line) == str(move)
+    return sorted(faces) == sorted(rolled_faces(move) or ())
 
 
 def run(args, settings) -> int:
@@ -294,18 +296,18 @@ def play_in_terminal(table: DemoTable, step: float, moves: int | None, language:
             if finished:
                 print(translate(view.turn, language))
             print(describe(table.session))
-            if table.rolls:  # some rolls were filmed
-                print(translate(camera_summary(table.rolls), language))
+            if table.filmed:  # some moves were filmed
+                print(translate(camera_summary(table.filmed), language))
             return 0
         time.sleep(step if table.thrown is None else max(step, CAMERA_POLL_S))
         loop.run_posted()
         view = table.step()
 
 
-def camera_summary(rolls: Counter) -> Text:
-    return tr("Rolls played by the camera by itself: {camera}; offered and touched: {offer}; entered by touch: "
-              "{touch}; undone: {undone}.", camera=rolls["camera"], offer=rolls["offer"], touch=rolls["touch"],
-              undone=rolls["undone"])
+def camera_summary(filmed: Counter) -> Text:
+    return tr("Moves filmed, played by the camera by itself: {camera}; offered and touched: {offer}; entered by "
+              "touch: {touch}; undone: {undone}.", camera=filmed["camera"], offer=filmed["offer"],
+              touch=filmed["touch"], undone=filmed["undone"])
 
 
 def describe(session: Session) -> str:

@@ -264,7 +264,7 @@ class Devices:
         card_reading: list = []  # the card watcher (None: why not said) and when the deck was learnt
         empty: list = []
         waiting: list = []  # card observations not yet judged
-        mats: dict[str, list] = {}  # each card game's mats
+        mats: dict[str, list] = {}  # each game's mats
         applying = None  # the position a roll seen was posted in, to be played (on the UI thread)
         while True:
             frame = latest.get(timeout=0.2)
@@ -285,9 +285,9 @@ class Devices:
                 continue
             reads = self._camera_reads(session)
             live.cards = self._card_watcher(session, app, card_reading) if "cards" in reads else None
-            # the dice are looked for in a card game's mat's dice zone only (Excape's lie on its rungs)
+            # on the game's mat the dice are read in its dice zones (Excape's rungs and roll area)
             game = session.view.game_id
-            live.mats = mats.setdefault(game, game_mats(game)) if "cards" in reads else ()
+            live.mats = mats.setdefault(game, game_mats(game))
             live.dice = None
             if "dice" in reads:
                 printed = self._printed_dice(session)
@@ -323,7 +323,7 @@ class Devices:
                 continue
             # the auto-apply level is read each time: the settings screen changes it
             for observation in (o for o in seen if isinstance(o, Observation)):
-                event = judge(state, observation.faces(), self.feed.auto_apply, observation.stayed)
+                event = judge(state, observation.faces(), self.feed.auto_apply, observation.stayed, observation.zones)
                 if event is not None:
                     app.post(lambda read_in=state, seen=event: session.camera(read_in, seen))
                     applying = state if event.kind == AUTO else applying

@@ -7,16 +7,19 @@ camera reads (``vision.live.GameWatcher``): the stillness gate and the dice read
 Hold Up's dice and cards (its dice alone without its deck). Each settled reading is judged against
 the game (``assistant.camera_policy``): applied when sure, offered when not, or a contradiction.
 Each event names its best explanation: one action line, or the actions it chains joined by "; "
-(a re-roll the camera cannot see and its outcome, ``again; roll X 5``; a Hilo turn, ``draw; card
+(a re-roll the camera cannot see and its outcome, ``again; roll X 5``; on Excape's mat, a roll
+placed on a rung and the next roll seen at once, ``place 3; roll 1 2``; a Hilo turn, ``draw; card
 red 7; place r1c2``). Without --truth the applied events make the match printed; offers are not
 applied (nobody touches the screen).
 
 With --truth MATCH.json the true match is played instead. The actions the camera cannot see
 (decisions, sheets written, a HILO line kept) are taken from the truth as soon as they are next.
-What it should see is cut into steps (``camera_steps``: each roll; for cards, what happens between
+What it should see is cut into steps (``camera_steps``: each roll, and once the frames show a mat
+whose zones it tells apart, each placement on Excape's ladder; for cards, what happens between
 two still tables; both, in the order they happen, for Hold Up). Each camera event is matched with
-the first of the truth's next ``MISSED_IN_A_ROW + 1`` steps that it names (judged in the position
-that step began in; a later step only by a move that leaves the table as read): the steps before it
+the first of the truth's next ``MISSED_IN_A_ROW + 1`` steps that it names, with the steps after it
+that its chain covers too (judged in the position that step began in; a later step only by a move
+that leaves the table as read): the steps before it
 were missed, and the players would have entered them by touch. That step is then played whatever
 the camera said, so that one misread does not derail the rest. An event that names none of them (a
 stray or knocked die, a misread that the next reading puts right) is judged against the next step
@@ -113,8 +116,9 @@ def game_watcher(settings, game_class) -> "GameWatcher":
     dice = TableWatcher.from_settings(settings.section("vision.dice"), settings.section("vision.stillness"),
                                       settings_mod.state_dir(settings["app.state_dir"]), game_class.printed_dice) \
         if "dice" in reads else None
-    # the dice are looked for on a card game's mat only: elsewhere they lie anywhere (Excape's rungs)
-    return GameWatcher(dice, cards, game_mats(game_class.id) if "cards" in reads else ())
+    # on the game's mat the dice are read in its dice zones (Excape's rungs and roll area, Hold Up's
+    # dice zone); without one in view, anywhere
+    return GameWatcher(dice, cards, game_mats(game_class.id))
 
 
 def game_mats(game: str) -> list:
@@ -199,7 +203,17 @@ class Play:
         self.seen = ([(first, end, states[first]) for first, end in camera_steps(truth, reads)]
                      if truth is not None else [])
         self.seen_in_truth = len(self.seen)
+        self._truth, self._reads = truth, reads
         self._play_to(self.seen[0][0] if self.seen else len(self.truth or ()))
+
+    def _on_a_mat(self) -> None:
+        """The camera tells the mat's dice zones apart (the mat is found before the first reading):
+        the truth's decisions that move dice into one (Excape's placements) are camera steps too."""
+        reads = self._reads if self._reads is not None else self._truth.game.camera_reads
+        self._reads = (*reads, "zones")
+        states = self._truth.states()
+        self.seen = [(first, end, states[first]) for first, end in camera_steps(self._truth, self._reads)]
+        self.seen_in_truth = len(self.seen)
 
     def _play_to(self, index: int) -> None:
         """Play the truth up to (not including) its action ``index``."""
@@ -207,6 +221,9 @@ class Play:
             self.match.push(self.truth[len(self.match.history)])
 
     def observe(self, observation: Observation | CardObservation) -> None:
+        if self._truth is not None and isinstance(observation, Observation) and observation.zones \
+                and "zones" not in (self._reads or ()):
+            self._on_a_mat()
         event = self._judge(self.match.state, observation)
         if event is None:
             return
@@ -217,19 +234,23 @@ class Play:
                     self.match.push(action)
             return
         ahead = [step for step in self.seen if step[0] >= len(self.match.history)][:MISSED_IN_A_ROW + 1]
-        for number, (first, end, state) in enumerate(ahead):
+        for number, (first, _, state) in enumerate(ahead):
             named = event if number == 0 else self._judge(state, observation)
-            done = self.truth[first:end]
-            # a later step is named only by a move that leaves the table as read: one that
-            # explains it with cards misread is no sign that the steps before were missed
-            if named is not None and any(done in c.chains for c in named.candidates
-                                         if number == 0 or c.fit >= SURE_FIT):
-                self._play_to(first)
-                self.events.append((observation, named))
-                self.verdicts.append(verdict(named, done))
-                later = [step[0] for step in self.seen if step[0] >= end]
-                self._play_to(later[0] if later else len(self.truth))
-                return
+            if named is None:
+                continue
+            # the event may name this step, or it and the next ones together (a placement and
+            # the next roll seen at once); a later step is named only by a move that leaves the
+            # table as read: one that explains it with cards misread is no sign that the steps
+            # before were missed
+            for last in range(number, len(ahead)):
+                done = self.truth[first:ahead[last][1]]
+                if any(done in c.chains for c in named.candidates if number == 0 or c.fit >= SURE_FIT):
+                    self._play_to(first)
+                    self.events.append((observation, named))
+                    self.verdicts += [verdict(named, done)] * (last - number + 1)
+                    later = [step[0] for step in self.seen if step[0] >= ahead[last][1]]
+                    self._play_to(later[0] if later else len(self.truth))
+                    return
         self.events.append((observation, event))  # names none of the next steps: judged, nothing played
         if ahead:
             self.verdicts.append(verdict(event, self.truth[ahead[0][0]:ahead[0][1]]))
@@ -237,7 +258,7 @@ class Play:
     def _judge(self, state, observation: Observation | CardObservation) -> CameraEvent | None:
         if isinstance(observation, CardObservation):
             return judge_cards(state, observation.view, self.auto_apply)
-        return judge(state, observation.faces(), self.auto_apply, observation.stayed)
+        return judge(state, observation.faces(), self.auto_apply, observation.stayed, observation.zones)
 
     def report(self, frames: int, fps: float) -> dict[str, Any]:
         if self.truth is not None:
@@ -259,13 +280,16 @@ class Play:
 
 def camera_steps(match: Match, reads: tuple[str, ...] | None = None) -> list[tuple[int, int]]:
     """What the camera should see of ``match`` (reading ``reads``, by default all the game's
-    camera reads): (first, end) ranges of its actions, each a roll, and for cards what happens
-    between two still tables, in the order they happen."""
+    camera reads): (first, end) ranges of its actions, each a roll (with "zones" in ``reads``, the
+    dice on a mat whose zones are told apart: also each decision that moves dice into one, as
+    Excape's placements), and for cards what happens between two still tables, in the order they
+    happen."""
     states, history = match.states(), match.history
     reads = match.game.camera_reads if reads is None else reads
     steps = card_steps(states, history) if "cards" in reads else []
     if "dice" in reads:
-        steps += [(index, index + 1) for index, action in enumerate(history) if camera_sees(states[index], action)]
+        steps += [(index, index + 1) for index, action in enumerate(history)
+                  if camera_sees(states[index], action, "zones" in reads)]
     return sorted(steps)
 
 

@@ -105,3 +105,35 @@ def test_a_sure_share_is_not_applied_when_its_table_needs_places_read_otherwise(
     roll = SPLITTER.legal_actions()[0]
     fits = [Explanation(((roll,),), 0.99, fit) for fit in (1.0, SURE_FIT, SURE_FIT / 2)]
     assert [decide([best], 0.98, lambda: "").kind for best in fits] == [AUTO, AUTO, OFFER]
+
+
+def test_on_the_excape_mat_a_placement_is_applied_and_a_refused_rung_said_with_the_rules_reason():
+    seen = [lettered("4"), lettered("3")]
+    event = judge(EXCAPE_DECIDING, seen, 0.98, zones=["ladder.3", "ladder.3"])
+    assert event.kind == AUTO and str(event.candidates[0]) == "place 3"
+    assert judge(EXCAPE_DECIDING, seen, 0.98) is None  # off a mat the dice only moved: entered by touch
+    # a die lying off rung 3 (between the zones): place 3 is the likeliest by far, but only offered
+    off = judge(EXCAPE_DECIDING, seen, 0.98, zones=["ladder.3", None])
+    assert off.kind == OFFER and str(off.candidates[0]) == "place 3" and off.candidates[0].share > 0.9
+    # P2 rolls 22 and lays it on rung 3, which P1's 43 holds
+    taken = match("excape", 3, ["roll 7 6", "roll 4 6", "roll 2 1", "roll 4 3", "place 3", "roll 2 2"]).state
+    event = judge(taken, [*seen, lettered("2"), lettered("2")], 0.98, zones=["ladder.3"] * 4)
+    assert event.kind == CONTRADICTION
+    assert translate(event.reason, "en") == "rung 3 holds player 1's 43: choose an empty rung or rung 0"
+
+
+def test_the_camera_sees_a_placement_only_where_it_tells_the_mat_zones_apart():
+    place = EXCAPE_DECIDING.game.parse_action("place 3")
+    assert camera_sees(EXCAPE_DECIDING, place, zones=True) and not camera_sees(EXCAPE_DECIDING, place)
+    again = EXCAPE_DECIDING.game.parse_action("again")
+    assert not camera_sees(EXCAPE_DECIDING, again, zones=True)  # the dice are picked up: nothing lies anywhere new
+
+
+def test_on_the_mat_dice_a_placement_knocked_off_left_on_the_ladder_are_said_then_it_is_applied():
+    # P1's 43 waits on rung 5; P2's 61 on rung 3 knocks it off (a lower value on a higher rung)
+    state = match("excape", 3, ["roll 7 6", "roll 4 6", "roll 2 1", "roll 4 3", "place 5", "roll 6 1"]).state
+    left = judge(state, [lettered(f) for f in "4361"], 0.98, zones=["ladder.5", "ladder.5", "ladder.3", "ladder.3"])
+    assert left.kind == CONTRADICTION
+    assert translate(left.reason, "en") == "the dice on rung 5 are knocked off by this placement: give them back to their owner"
+    given_back = judge(state, [lettered("6"), lettered("1")], 0.98, zones=["ladder.3", "ladder.3"])
+    assert given_back.kind == AUTO and str(given_back.candidates[0]) == "place 3"

@@ -1,6 +1,7 @@
-"""The demo throws its dice on a filmed table and the kiosk's camera path plays them: what the
-camera plays for sure is played, an offered roll is touched when right, a roll the camera did
-not read in time is entered by touch, and a misread played is undone and put right."""
+"""The demo throws its dice on a filmed table (Excape on its printed mat, where the placements are
+filmed too) and the kiosk's camera path plays them: what the camera plays for sure is played, an
+offered roll is touched when right, a roll the camera did not read in time is entered by touch,
+and a misread played is undone and put right."""
 import random
 import re
 
@@ -8,7 +9,7 @@ import pytest
 
 from assistant import settings as settings_mod
 from assistant.camera_policy import AUTO, OFFER, CameraEvent
-from assistant.commands.demo import CAMERA_WAIT_S, DemoTable, same_roll
+from assistant.commands.demo import CAMERA_WAIT_S, DemoTable, same_move
 from assistant.reconcile import Explanation
 from assistant.session import Session
 from assistant.store import IN_MEMORY, Store
@@ -31,13 +32,13 @@ class FakeCamera:
         self.games = []
 
     @staticmethod
-    def films(game_id, action):
+    def films(game_id, state, action):
         return str(action).startswith("roll")
 
     def new_game(self, game_id):
         self.games.append(game_id)
 
-    def throw(self, before, roll, after):
+    def film(self, before, roll, after):
         assert after == before.apply(roll)
         self.throws.append((before, roll))
 
@@ -56,7 +57,7 @@ def thrown_table():
 
 
 def other_roll(state, roll):
-    return next(a for a, _ in state.chance_outcomes() if not same_roll(a, roll))
+    return next(a for a, _ in state.chance_outcomes() if not same_move(a, roll))
 
 
 def event(kind, *actions, share=0.99):
@@ -68,7 +69,7 @@ def test_a_roll_the_camera_plays_is_left_as_played():
     session.camera(state, event(AUTO, roll))
     clock.now += 1
     view = table.step()
-    assert view.last == str(roll) and view.moves == 1 and table.rolls == {"camera": 1}
+    assert view.last == str(roll) and view.moves == 1 and table.filmed == {"camera": 1}
     table.step()  # the game goes on: the players write the roll on their sheets
     assert session.view.moves == 2
 
@@ -77,7 +78,7 @@ def test_a_misread_the_camera_played_is_undone_and_the_roll_entered():
     table, session, clock, state, roll = thrown_table()
     session.camera(state, event(AUTO, other_roll(state, roll)))
     view = table.step()
-    assert view.last == str(roll) and view.moves == 1 and table.rolls == {"undone": 1}
+    assert view.last == str(roll) and view.moves == 1 and table.filmed == {"undone": 1}
 
 
 def test_an_offered_roll_is_touched_when_right_and_entered_when_not():
@@ -86,7 +87,7 @@ def test_an_offered_roll_is_touched_when_right_and_entered_when_not():
     assert table.step().moves == 0, "a wrong offer is not touched"
     session.camera(state, event(OFFER, other_roll(state, roll), roll, share=0.5))
     view = table.step()
-    assert view.last == str(roll) and table.rolls == {"offer": 1}
+    assert view.last == str(roll) and table.filmed == {"offer": 1}
 
 
 def test_a_roll_the_camera_does_not_read_in_time_is_entered_by_touch():
@@ -95,7 +96,7 @@ def test_a_roll_the_camera_does_not_read_in_time_is_entered_by_touch():
     assert table.step().moves == 0
     clock.now += CAMERA_WAIT_S
     view = table.step()
-    assert view.last == str(roll) and table.rolls == {"touch": 1}
+    assert view.last == str(roll) and table.filmed == {"touch": 1}
 
 
 @pytest.mark.parametrize("game_id, seed, moves", [("excape", "5", "10"), ("holdup", "2", "30")])
@@ -107,8 +108,8 @@ def test_the_text_demo_films_its_rolls_and_the_camera_plays_them(game_id, seed, 
     assert run_demo(settings_mod.load(), "--text", "--step", "0", "--game", game_id, "--seed", seed,
                     "--moves", moves) == 0
     out = capsys.readouterr().out
-    counts = re.search(r"Rolls played by the camera by itself: (\d+); offered and touched: (\d+); entered by "
-                       r"touch: (\d+); undone: (\d+)", out)
+    counts = re.search(r"Moves filmed, played by the camera by itself: (\d+); offered and touched: (\d+); entered "
+                       r"by touch: (\d+); undone: (\d+)", out)
     assert counts, out
     camera, offered, touched, undone = map(int, counts.groups())
     assert undone == 0 and camera + offered + touched >= 3
@@ -120,4 +121,4 @@ def test_a_roll_entered_on_the_screen_meanwhile_is_left_alone():
     played = other_roll(state, roll)
     session.play(played)  # someone at the table touched another roll
     view = table.step()
-    assert view.last == str(played) and view.moves == 1 and not table.rolls and table.thrown is None
+    assert view.last == str(played) and view.moves == 1 and not table.filmed and table.thrown is None

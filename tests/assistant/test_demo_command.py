@@ -40,7 +40,7 @@ def test_text_demo_in_french(settings, capsys, monkeypatch):
     assert run_demo(settings_mod.load(), "--text", "--step", "0", "--game", "splitter", "--moves", "3") == 0
     out = capsys.readouterr().out
     assert "Splitter : une nouvelle partie commence" in out
-    assert "Lancers joués par la caméra d'elle-même : 1 ;" in out  # the first roll, filmed and read
+    assert "Coups filmés, joués par la caméra d'elle-même : 1 ;" in out  # the first roll, filmed and read
 
 
 @pytest.mark.parametrize("game_id", ["hilo", "splitter", "excape", "holdup"])

@@ -1,7 +1,8 @@
 """Dice read by the camera -> ranked candidate outcomes and chains (the players confirm one)."""
 import pytest
 
-from assistant.reconcile import dice_in, explain, greedy_pairs, likelihood, nothing_new, table_dice
+from assistant.reconcile import (ZONE_MISS, dice_in, explain, greedy_pairs, likelihood, nothing_new, table_dice,
+                                 zoned_dice)
 from engine import registry
 from engine.match import Match
 from engine.table import EXCAPE_FACES
@@ -127,3 +128,73 @@ def test_only_re_rolls_come_before_a_roll():
     # placing on the ladder passes the turn: the next player's roll is not taken for a re-roll
     deciding = match("excape", 3, ["roll 7 6", "roll 4 6", "roll 2 1", "roll 4 3"]).state
     assert explain(deciding, [lettered("4"), lettered("3"), lettered("5"), lettered("1")]) == []
+
+
+# --- on a mat whose zones say where dice lie (Excape's rungs and roll area) ---------------------
+
+def test_a_table_view_names_the_mat_zone_of_each_die():
+    deciding = match("excape", 3, ["roll 7 6", "roll 4 6", "roll 2 1", "roll 4 3"]).state  # P1 rolled 43
+    assert sorted(zoned_dice(deciding.table_view())) == [("3", "roll"), ("4", "roll")]
+    placed = deciding.apply(deciding.game.parse_action("place 3"))
+    assert sorted(zoned_dice(placed.table_view())) == [("3", "ladder.3"), ("4", "ladder.3")]
+
+
+def test_dice_moved_onto_a_rung_are_that_placement_and_off_a_mat_nothing_new():
+    deciding = match("excape", 3, ["roll 7 6", "roll 4 6", "roll 2 1", "roll 4 3"]).state
+    seen = [lettered("4"), lettered("3")]
+    [best, *rest] = explain(deciding, seen, zones=["ladder.3", "ladder.3"])
+    assert str(best) == "place 3" and best.share > 0.99
+    # read in the roll area they still lie as rolled; without zones the camera cannot tell
+    assert explain(deciding, seen, zones=["roll", "roll"]) == [] and explain(deciding, seen) == []
+    # one die on rung 3, the other on rung 2: no placement fits both, rung 3 and 2 share the doubt
+    split = explain(deciding, seen, zones=["ladder.3", "ladder.2"])
+    assert {str(e) for e in split[:2]} == {"place 3", "place 2"} and split[0].share < 0.6
+
+
+def test_a_placement_and_the_next_roll_seen_at_once_are_one_chain():
+    deciding = match("excape", 3, ["roll 7 6", "roll 4 6", "roll 2 1", "roll 4 3"]).state
+    seen = [lettered("4"), lettered("3"), lettered("5"), lettered("1")]
+    [best, *_] = explain(deciding, seen, zones=["ladder.5", "ladder.5", "roll", "roll"])
+    assert lines(best)[0] == ["place 5", "roll 1 5"] and best.share > 0.9
+
+
+def test_a_bust_thrown_into_the_roll_area_is_no_placement():
+    deciding = match("excape", 3, ["roll 7 6", "roll 4 6", "roll 2 1", "roll 4 3"]).state
+    # the re-roll's X ends the turn at once; its dice still lie in the roll area
+    [best, *_] = explain(deciding, [lettered("X"), lettered("2")], zones=["roll", "roll"])
+    assert lines(best)[0] == ["again", "roll 2 X"] and best.share > 0.9
+    # read on rung 4 they are the roll kept there, not a bust thrown onto the ladder
+    assert str(explain(deciding, [lettered("4"), lettered("3")], zones=["ladder.4", "ladder.4"])[0]) == "place 4"
+
+
+def test_a_die_read_in_another_zone_than_the_table_lays_it_weighs_less():
+    seen = [{"4": 1.0}, {"3": 1.0}]
+    assert likelihood(seen, ["4", "3"], ["roll", "roll"], ["roll", "roll"]) == pytest.approx(0.5)
+    assert likelihood(seen, ["4", "3"], ["roll", "ladder.2"], ["roll", "roll"]) == pytest.approx(0.5 * ZONE_MISS)
+    assert likelihood(seen, ["4", "3"], ["roll", "ladder.2"], [None, None]) == pytest.approx(0.5)  # anywhere
+
+
+def test_a_crowded_ladder_read_on_the_mat_is_paired_greedily_and_its_placement_found():
+    import random
+
+    played, rng = match("excape", 6), random.Random(4)
+    while not (not played.state.is_chance_node() and len(table_dice(played.state)) > 8):  # beyond EXACT_UP_TO
+        state = played.state
+        played.push(state.sample_chance(rng) if state.is_chance_node() else
+                    max(state.legal_actions(), key=lambda a: str(a).startswith("place")))
+    state = played.state
+    place = next(a for a in state.legal_actions() if str(a).startswith("place"))
+    table = zoned_dice(state.apply(place).table_view())
+    [best, *_] = explain(state, [lettered(face) for face, _ in table], zones=[zone for _, zone in table])
+    assert best.actions == (place,) and best.fit == 1.0
+
+
+def test_on_the_mat_a_die_unseen_on_the_ladder_leaves_the_roll_read_but_an_unseen_rolled_die_does_not():
+    placed = match("excape", 3, ["roll 7 6", "roll 4 6", "roll 2 1", "roll 4 3", "place 3"]).state  # P2 to roll
+    # P1's 3 on rung 3 goes unseen (the reader misses it there): the roll in the roll area is read whole
+    [best, *_] = explain(placed, [lettered("4"), lettered("5"), lettered("1")], zones=["ladder.3", "roll", "roll"])
+    assert str(best) == "roll 1 5" and best.share > 0.9
+    # a die of the roll itself unseen: only a roll with a ladder die read in the roll area explains
+    # one die thrown, which fits too poorly to be applied (see ZONE_MISS)
+    explained = explain(placed, [lettered("4"), lettered("3"), lettered("5")], zones=["ladder.3", "ladder.3", "roll"])
+    assert explained and all(e.fit <= ZONE_MISS for e in explained)

@@ -5,7 +5,8 @@ import numpy as np
 
 from assistant import settings
 from vision.dice import DieReading
-from vision.live import TableWatcher, lying_still, same_dice
+from vision.live import TableWatcher, dice_zones, lying_still, on_the_mat, same_dice
+from vision.mat import MatPose
 from vision.stillness import StableReader, StillnessGate
 from vision.synth.dice import Look, render_scene
 
@@ -97,3 +98,33 @@ def test_built_from_the_default_settings_it_reads_a_rendered_table():
     observed = [o for i, f in enumerate(frames) if (o := watch.feed(i, f)) is not None]
     assert len(observed) == 1
     assert sorted(d.face for d in observed[0].dice) == sorted(d.face for d in scene.dice)
+
+
+def mat_at(scale):
+    """Excape's A3 mat seen from above at ``scale`` px a mm, its corner at the frame's."""
+    from assistant.commands.print_mat import mat_layout
+
+    pose = MatPose(np.diag([1 / scale, 1 / scale, 1.0]), 0.0, (16, 17, 18, 19), ())
+    return pose, mat_layout("excape", "A3", 3)
+
+
+def test_on_a_mat_each_die_is_placed_in_the_zone_it_lies_in():
+    pose, layout = mat_at(2.0)
+    rung3, roll = layout.zone("ladder.3"), layout.zone("roll")
+    dice = [die(2 * rung3.x, "4", y=2 * rung3.y),
+            die(2 * (rung3.x + rung3.w / 2 + 4), "3", y=2 * rung3.y),  # across its edge: still rung 3's
+            die(2 * roll.x, "5", y=2 * roll.y),
+            die(2 * 250.0, "6", y=2 * 20.0)]  # by the track: in no dice zone
+    assert dice_zones((pose, layout), dice) == ("ladder.3", "ladder.3", "roll", None)
+
+
+def test_on_a_mat_its_print_around_the_dice_zones_and_outlines_are_not_dice():
+    pose, layout = mat_at(2.0)
+    roll = layout.zone("roll")
+    marker = layout.markers[0]
+    on_marker = die(2 * (marker.x + marker.size / 2), "6", y=2 * (marker.y + marker.size / 2))
+    by_the_track = die(2 * 250.0, "1", y=2 * 20.0)  # a space's number
+    outline = DieReading(2 * roll.x, 2 * roll.y, ((2 * roll.x, 2 * roll.y), (160.0, 160.0), 0.0), {"3": 1.0}, 0.9,
+                         "black")  # 80 mm across
+    real = die(2 * roll.x + 40, "5", y=2 * roll.y)  # 30 px: 15 mm
+    assert on_the_mat((pose, layout), [on_marker, by_the_track, outline, real]) == [real]

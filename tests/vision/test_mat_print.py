@@ -100,3 +100,24 @@ def test_print_mat_refuses_what_it_cannot_draw(tmp_path, capsys):
                  "--out", str(tmp_path / "x.svg")]) == 2
     assert "--out must end in .pdf or .png" in capsys.readouterr().err
     assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("game, paper", [("excape", "A3"), ("excape", "A2"), ("holdup", "A2")])
+def test_where_dice_lie_no_letters_are_printed_and_each_dice_zone_is_named_beside_it(game, paper):
+    # the camera reads dice in the dice zones and AREA_MARGIN_MM around them: letters there read as dice
+    from assistant.commands.print_mat import printed_names
+    from assistant.i18n import translate
+    from vision.live import AREA_MARGIN_MM
+    from vision.mat_print import DICE_CLEAR_MM, Label
+
+    layout = mat_layout(game, paper, 3)
+    names = {zone: translate(text, "en") for zone, text in printed_names(layout).items()}
+    labels = {shape.text: shape for shape in mat_drawing(layout, names) if isinstance(shape, Label)}
+    dice_zones = [zone for zone in layout.zones if zone.kind == "dice"]
+    assert DICE_CLEAR_MM > AREA_MARGIN_MM
+    for zone in dice_zones:
+        assert names[zone.id] in labels, f"{zone.id} is not named"
+    for label in labels.values():
+        half_w, half_h = 1.05 * label.size * len(label.text) / 2, label.size / 2
+        corners = [(label.x + dx * half_w, label.y + dy * half_h) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
+        assert not any(zone.contains(point, AREA_MARGIN_MM) for zone in dice_zones for point in corners), label.text

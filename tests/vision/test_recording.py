@@ -74,3 +74,19 @@ def test_the_command_writes_a_recording_and_refuses_a_game_without_dice(tmp_path
     assert {p.name for p in (tmp_path / "out").iterdir()} == {"frames", "truth.json", "recording.json"}
     with pytest.raises(ValueError, match="no dice to film in 'hilo'"):
         recording.record("hilo", 2, 0, tmp_path / "hilo")
+
+
+def test_excape_on_its_printed_mat_the_placements_are_seen_too(tmp_path, capsys):
+    # on the mat each die lies in its zone: a placement shows as the roll moved onto its rung,
+    # alone or with the next player's roll when no still table came between them
+    log = recording.record("excape", 3, 5, tmp_path / "rec", max_rolls=8, mat=True)
+    truth = Match.load(tmp_path / "rec" / "truth.json")
+    placements = [line for line in truth.lines() if line.startswith("place")]
+    assert [m["line"] for m in log["moves"]] == [truth.lines()[m["action"]] for m in log["moves"]]
+    assert 0 < len(log["moves"]) < len(placements)  # some filmed alone, the others with the next roll
+    report = watched(tmp_path / "rec", log, capsys)
+    assert report["camera_actions"] == 8 + len(placements) and report["auto_wrong"] == 0
+    assert report["auto_right"] + report["confirm_right"] >= report["camera_actions"] - 1
+    applied = [e["action"] for e in report["events"] if e["kind"] == "auto"]
+    assert any(a.startswith("place") and ";" not in a for a in applied)  # seen alone
+    assert any(a.startswith("place") and "; roll" in a for a in applied)  # seen with the next roll

@@ -36,9 +36,7 @@ from engine.match import Match
 from assistant.reconcile_holdup import table
 from vision.live_cards import row_places
 from vision.synth.card_recording import NAMES, SWAP_EVERY, MatFilm, Shots
-from vision.synth.recording import DIE_PX, die_sprite, is_roll, paste
-
-DIE_MM = 18.0  # the side of a die on the mat
+from vision.synth.recording import DIE_MM, DIE_PX, die_sprite, is_roll, paste, scaled
 
 
 def play_game(players: int, seed: int, turns: int | None = None) -> Match:
@@ -74,11 +72,7 @@ class DiceInZone:
         side = DIE_PX * self.scale
         self.lying = []
         for face in faces:
-            sprite = die_sprite(self.rng.randrange(2**31), face, "white", False)
-            if self.scale != 1.0:
-                size = (round(sprite.colour.shape[1] * self.scale), round(sprite.colour.shape[0] * self.scale))
-                sprite = type(sprite)(cv2.resize(sprite.colour, size), cv2.resize(sprite.alpha, size)[..., None],
-                                      sprite.cx * self.scale, sprite.cy * self.scale)
+            sprite = scaled(die_sprite(self.rng.randrange(2**31), face, "white", False), self.scale)
             gap = 2.2 * side
             while True:  # two dice apart, one side from the zone's edges (closer if they do not fit)
                 x, y = self.rng.uniform(x0 + side, x1 - side), self.rng.uniform(y0 + side, y1 - side)

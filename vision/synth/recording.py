@@ -15,12 +15,19 @@ for a second under sensor noise. Dice that were not touched keep their place and
 seat's dice are in the seat's colour where dice belong to seats (Excape), white elsewhere.
 Between some rolls the light changes: it drifts slowly to another gradient, or a shadow passes.
 
+With ``mat`` (Excape), the table is the game's printed mat (``print-mat``'s layout for the
+players), photographed from above, and each die lies in the zone the game's view names: a roll in
+the roll area, a kept combination on its rung. A placement is then filmed as the hand that moves
+the roll onto its rung (and gives dislodged dice back), the table still after it; one in
+``MERGED_MOVES`` is left to the next roll's sweep, as when the next player throws at once.
+``recording.json`` lists those moves apart (``moves``).
+
 Planted events (``events``), at seeded rolls: a *stray* die left on the table for one roll
 (nothing the rules allow explains what the camera sees: it should say a contradiction), and a
 *misplaced* die: after the table settled, a hand knocks one die of the roll to another face for
 a second, then puts it back (the table contradicts the game meanwhile).
 
-    python -m vision.synth.recording GAME OUT --seed N --players N [--events [KIND ...]]
+    python -m vision.synth.recording GAME OUT --seed N --players N [--events [KIND ...]] [--mat]
 """
 from __future__ import annotations
 
@@ -35,15 +42,24 @@ from typing import Any, Callable, Mapping, Sequence
 import cv2
 import numpy as np
 
+from assistant.commands.print_mat import printed_names, smallest_mat
+from assistant.i18n import translate
+from assistant.reconcile import mat_zone, moves_dice
 from engine import registry
 from engine.core import Action, State
 from engine.match import Match, Player
 from engine.table import EXCAPE_FACES, STANDARD_FACES
+from vision.mat import MatLayout
+from vision.mat_print import mat_drawing, render
+from vision.synth.card_recording import CAMERA
+from vision.synth.cards import MAT_PX_PER_MM, photograph
 from vision.synth.dice import Look, render_scene
 
 FPS = 15
 SIZE = (640, 360)  # width, height
 DIE_PX = 38
+DIE_MM = 18.0  # the side of a die on a mat
+MERGED_MOVES = 4  # on a mat, one placement in this many is filmed with the next roll
 SWEEP_FRAMES = 6     # a hand in and out
 TUMBLE_FRAMES = 4
 SETTLE_FRAMES = 15   # about a second still
@@ -142,6 +158,15 @@ def die_sprite(seed: int, face: str, colour: str, printed: bool) -> Sprite:
     return Sprite(black, alpha, drawn[0].dice[0].x, drawn[0].dice[0].y)
 
 
+def scaled(sprite: Sprite, scale: float) -> Sprite:
+    """``sprite`` drawn ``scale`` times as large."""
+    if scale == 1.0:
+        return sprite
+    size = (round(sprite.colour.shape[1] * scale), round(sprite.colour.shape[0] * scale))
+    return Sprite(cv2.resize(sprite.colour, size), cv2.resize(sprite.alpha, size)[..., None],
+                  sprite.cx * scale, sprite.cy * scale)
+
+
 def paste(canvas: np.ndarray, colour: np.ndarray, alpha: np.ndarray, x0: int, y0: int) -> None:
     """Lay a premultiplied layer over ``canvas`` (float32) with its top-left corner at (x0, y0)."""
     h, w = canvas.shape[:2]
@@ -186,15 +211,27 @@ class LyingDie:
 
 
 class Film:
-    """Frames of one table, each handed to ``sink`` as it is shot (BGR ``uint8``)."""
+    """Frames of one table, each handed to ``sink`` as it is shot (BGR ``uint8``): a bare table
+    (SIZE), or the printed ``mat`` photographed from above (as the card recordings film theirs)."""
 
-    def __init__(self, seed: int, dice: DiceSet, sink: Callable[[np.ndarray], Any]):
+    def __init__(self, seed: int, dice: DiceSet, sink: Callable[[np.ndarray], Any], mat: MatLayout | None = None):
         self.sink = sink
         self.dice = dice
+        self.mat = mat
         self.rng = random.Random(f"film {seed}")
         background = self.rng.choice(BACKGROUNDS)
-        self.table = render_scene(self.rng.randrange(2**31), size=SIZE, count=0,
-                                  look=Look(background=background)).image.astype(np.float32)
+        if mat is None:
+            self.table = render_scene(self.rng.randrange(2**31), size=SIZE, count=0,
+                                      look=Look(background=background)).image.astype(np.float32)
+            self.mm_to_px, self.scale = None, 1.0
+        else:
+            names = {zone: translate(text, "en") for zone, text in printed_names(mat).items()}  # as print-mat prints it
+            drawing = render(mat_drawing(mat, names), mat.size, MAT_PX_PER_MM)
+            frame, self.mm_to_px = photograph(drawing, MAT_PX_PER_MM, mat.size, CAMERA, np.random.default_rng(seed))
+            self.table = frame.astype(np.float32)
+            middle = np.array(mat.size) / 2
+            self.scale = float(np.linalg.norm(self._px(middle + (DIE_MM, 0)) - self._px(middle))) / DIE_PX
+        self.size = (self.table.shape[1], self.table.shape[0])
         self.light = self._light()
         self.lying: list[LyingDie] = []
         self.thrown: set[int] = set()  # the seeds of the dice of the last roll
@@ -202,7 +239,8 @@ class Film:
         # sensor noise: each frame a window of this field at a new offset, as independent from one
         # frame to the next as fresh noise (drawing it for every frame was most of the time spent)
         noise = np.random.default_rng([seed, 1])
-        self.grain = noise.standard_normal((SIZE[1] + GRAIN_SLACK, SIZE[0] + GRAIN_SLACK, 3), dtype=np.float32) * NOISE
+        width, height = self.size
+        self.grain = noise.standard_normal((height + GRAIN_SLACK, width + GRAIN_SLACK, 3), dtype=np.float32) * NOISE
         self.skin = np.array([110, 140, 190], np.float32) * self.rng.uniform(0.75, 1.1)
 
     # --- the table ------------------------------------------------------------------------------
@@ -212,23 +250,40 @@ class Film:
 
     def new_die(self, where: str, owner: int | None, face: str, colour: str, avoid: Sequence[LyingDie]) -> LyingDie:
         seed = self.rng.randrange(2**31)
-        sprite = die_sprite(seed, face, colour, self.dice.printed)
-        x, y = self._free_spot(avoid)
-        return LyingDie(where, owner, face, colour, seed, x, y, sprite)
+        x, y = self._free_spot(avoid, where)
+        return LyingDie(where, owner, face, colour, seed, x, y, self.sprite(seed, face, colour))
+
+    def sprite(self, seed: int, face: str, colour: str) -> Sprite:
+        return scaled(die_sprite(seed, face, colour, self.dice.printed), self.scale)
 
     def with_face(self, die: LyingDie, face: str) -> LyingDie:
         """The same die, where it lies at the same angle, showing ``face``."""
-        return replace(die, face=face, sprite=die_sprite(die.seed, face, die.colour, self.dice.printed))
+        return replace(die, face=face, sprite=self.sprite(die.seed, face, die.colour))
 
-    def _free_spot(self, avoid: Sequence[LyingDie]) -> tuple[float, float]:
-        width, height = SIZE
-        margin = 1.3 * DIE_PX
-        gap = 2.4 * DIE_PX
+    def _px(self, point_mm: tuple[float, float]) -> np.ndarray:
+        return cv2.perspectiveTransform(np.array([[point_mm]], np.float64), self.mm_to_px)[0, 0]
+
+    def _free_spot(self, avoid: Sequence[LyingDie], where: str = "") -> tuple[float, float]:
+        """A spot a die lying ``where`` may take, apart from the dice ``avoid``: anywhere on a
+        bare table; on a mat, in the zone the game's view names by ``where`` (a thrown or stray
+        die: the roll area), anywhere on the mat otherwise."""
+        zone = None
+        if self.mat is not None:
+            named = "roll" if where in (ROLLED, STRAY) else mat_zone(tuple(key for key in where.split("/") if key))
+            zone = next((z for z in self.mat.zones if z.id == named), None)
+        side = DIE_PX * self.scale
+        gap = (1.6 if zone else 2.4) * side
         while True:  # a crowded table packs its dice closer
             for _ in range(300):
-                x, y = self.rng.uniform(margin, width - margin), self.rng.uniform(margin, height - margin)
+                if zone is None:
+                    (width, height), margin = self.size, 1.3 * side
+                    x, y = self.rng.uniform(margin, width - margin), self.rng.uniform(margin, height - margin)
+                else:  # the die's centre half a side in from the zone's edges
+                    reach_x, reach_y = max(zone.w / 2 - 0.5 * DIE_MM, 0), max(zone.h / 2 - 0.5 * DIE_MM, 0)
+                    x, y = self._px((zone.x + self.rng.uniform(-reach_x, reach_x),
+                                     zone.y + self.rng.uniform(-reach_y, reach_y)))
                 if all(math.hypot(x - d.x, y - d.y) > gap for d in avoid):
-                    return x, y
+                    return float(x), float(y)
             gap *= 0.9
 
     def image(self, dice: Sequence[LyingDie]) -> np.ndarray:
@@ -242,7 +297,7 @@ class Film:
 
     def _light(self) -> np.ndarray:
         """A gain per pixel: the table lit from one side, a little brighter or darker overall."""
-        width, height = SIZE
+        width, height = self.size
         direction = self.rng.uniform(0, 2 * math.pi)
         strength = self.rng.uniform(0, 0.35)
         yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
@@ -254,7 +309,7 @@ class Film:
         each with its own sensor noise."""
         lit = image * (self.light if light is None else light)
         for _ in range(frames):
-            oy, ox, (width, height) = self.rng.randrange(GRAIN_SLACK), self.rng.randrange(GRAIN_SLACK), SIZE
+            oy, ox, (width, height) = self.rng.randrange(GRAIN_SLACK), self.rng.randrange(GRAIN_SLACK), self.size
             self.sink(np.clip(lit + self.grain[oy:oy + height, ox:ox + width], 0, 255).astype(np.uint8))
             self.frames += 1
 
@@ -268,7 +323,7 @@ class Film:
 
     def shadow(self) -> None:
         """A shadow (someone leaning over) passes across the table, then it is still again."""
-        width, height = SIZE
+        width, height = self.size
         image = self.image(self.lying)
         yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
         radius = self.rng.uniform(0.25, 0.45) * width
@@ -286,11 +341,11 @@ class Film:
         """A hand with its palm at (x, y), fingers pointing ``towards`` (radians), its arm reaching
         back out of the frame, blurred by a motion of ``moved`` px along it during the exposure:
         a full-frame premultiplied layer (drawn at half size: it is blurred anyway)."""
-        width, height = SIZE[0] // 2, SIZE[1] // 2
+        width, height = self.size[0] // 2, self.size[1] // 2
         x, y = x / 2, y / 2
         mask = np.zeros((height, width), np.uint8)
         ux, uy = math.cos(towards), math.sin(towards)
-        palm = DIE_PX
+        palm = DIE_PX * self.scale
         back = (int(x - ux * 4 * width), int(y - uy * 4 * width))
         cv2.line(mask, (int(x), int(y)), back, 255, int(1.3 * palm), cv2.LINE_AA)
         cv2.ellipse(mask, (int(x), int(y)), (int(palm * 0.8), int(palm * 0.7)), math.degrees(towards), 0, 360, 255, -1,
@@ -305,13 +360,13 @@ class Film:
         colour, alpha = motion_blurred(self.skin * shading * alpha, alpha, ux * moved / 2, uy * moved / 2)
         pad = (alpha.shape[0] - height) // 2
         colour, alpha = colour[pad:pad + height, pad:pad + width], alpha[pad:pad + height, pad:pad + width]
-        return cv2.resize(colour, SIZE), cv2.resize(alpha, SIZE)[..., None]
+        return cv2.resize(colour, self.size), cv2.resize(alpha, self.size)[..., None]
 
     def reach(self, target: tuple[float, float], frames: int, before: np.ndarray, after: np.ndarray) -> None:
         """A hand comes in from an edge to ``target`` and leaves the way it came; the table
         shows ``before`` while it comes, ``after`` once it turns back."""
         towards = self.rng.uniform(0, 2 * math.pi)
-        reach = 0.75 * math.hypot(*SIZE)
+        reach = 0.75 * math.hypot(*self.size)
         start = (target[0] - math.cos(towards) * reach, target[1] - math.sin(towards) * reach)
         half = frames // 2
         path = [(k + 1) / half for k in range(half)]
@@ -355,6 +410,23 @@ class Film:
         self.shoot(self.image(self.lying), frames=SETTLE_FRAMES)
         return still
 
+    def move(self, lying: Sequence[tuple[str, int | None, str]]) -> int:
+        """Film the players moving the dice to lie as the game's view says (``lying``: a roll moved
+        onto its rung, dislodged dice given back): a hand sweeps over them; the frame the table
+        is still from."""
+        old = self.image(self.lying)
+        kept, added = self._sync(lying)
+        lying_now = list(kept)
+        for where, owner, face in added:
+            lying_now.append(self.new_die(where, owner, face, self.colour_of(owner), lying_now))
+        touched = [d for d in lying_now if d not in kept] + [d for d in self.lying if d not in kept] or lying_now
+        target = (float(np.mean([d.x for d in touched])), float(np.mean([d.y for d in touched])))
+        self.reach(target, SWEEP_FRAMES, old, self.image(lying_now))
+        self.lying = lying_now
+        still = self.frames
+        self.shoot(self.image(self.lying), frames=SETTLE_FRAMES)
+        return still
+
     def _sync(self, target: Sequence[tuple[str, int | None, str]]):
         """The dice lying that the game still shows where they are, and the dice it shows that
         do not lie there yet."""
@@ -394,8 +466,7 @@ class Film:
                 y = start[1] + (die.y - start[1]) * along
                 px, py = previous[id(die)]
                 previous[id(die)] = (x, y)
-                sprite = die_sprite(self.rng.randrange(2**31), self.rng.choice(self.dice.faces), die.colour,
-                                    self.dice.printed)
+                sprite = self.sprite(self.rng.randrange(2**31), self.rng.choice(self.dice.faces), die.colour)
                 colour, alpha = motion_blurred(sprite.colour, sprite.alpha, (x - px) * 0.5, (y - py) * 0.5)
                 pad = (alpha.shape[0] - sprite.alpha.shape[0]) // 2
                 paste(image, colour, alpha, round(x - sprite.cx) - pad, round(y - sprite.cy) - pad)
@@ -425,9 +496,17 @@ def film_match(match: Match, camera: Film, events: Sequence[str] = ()) -> dict[s
     for kind in EVENT_KINDS:
         planted[kind] = _event_rolls(camera.rng, len(roll_indices), set().union(*planted.values())) \
             if kind in events else set()
-    rolls, planted_log, lights = [], [], []
-    for number, index in enumerate(roll_indices):
-        before, action = states[index], history[index]
+    rolls, moves, planted_log, lights = [], [], [], []
+    for index, action in enumerate(history):
+        before = states[index]
+        if camera.mat is not None and not before.is_chance_node() and moves_dice(before, action):
+            if camera.rng.random() >= 1 / MERGED_MOVES:  # else the next roll's sweep moves them
+                still = camera.move(dice_in(states[index + 1].table_view()))
+                moves.append({"action": index, "line": str(action), "still": still, "until": camera.frames - 1})
+            continue
+        if not is_roll(action):
+            continue
+        number = len(rolls)
         owner = camera.dice.roller(before) if camera.dice.roller else None
         stray = number in planted["stray"]
         still = camera.roll(dice_in(before.table_view()), str(action).split()[1:], owner, stray)
@@ -446,7 +525,8 @@ def film_match(match: Match, camera: Film, events: Sequence[str] = ()) -> dict[s
         elif camera.rng.random() < SHADOW:
             lights.append({"kind": "shadow", "from": camera.frames})
             camera.shadow()
-    return {"fps": FPS, "frames": camera.frames, "rolls": rolls, "planted": planted_log, "lights": lights}
+    log = {"fps": FPS, "frames": camera.frames, "rolls": rolls, "planted": planted_log, "lights": lights}
+    return log | ({"moves": moves} if camera.mat is not None else {})
 
 
 def _event_rolls(rng: random.Random, rolls: int, taken: set[int]) -> set[int]:
@@ -463,12 +543,13 @@ def _event_rolls(rng: random.Random, rolls: int, taken: set[int]) -> set[int]:
 
 
 def enrolment_images(film: Film, players: int) -> dict[str, np.ndarray]:
-    """For printed dice: a photo per face of one die of each seat's colour showing it."""
+    """For printed dice: a photo per face of one die of each seat's colour showing it (on a mat,
+    in its roll area)."""
     images = {}
     for face in film.dice.faces:
         dice: list[LyingDie] = []
         for seat in range(players):
-            dice.append(film.new_die("", seat, face, SEAT_COLOURS[seat], dice))
+            dice.append(film.new_die(ROLLED, seat, face, SEAT_COLOURS[seat], dice))
         images[face] = np.clip(film.image(dice) * film.light, 0, 255).astype(np.uint8)
     return images
 
@@ -484,8 +565,9 @@ def enrolment_photos(film: Film, players: int, folder: Path) -> dict[str, Path]:
 
 
 def record(game_id: str, players: int, seed: int, out: str | Path, events: Sequence[str] = (),
-           options: Mapping[str, Any] | None = None, max_rolls: int | None = None) -> dict[str, Any]:
-    """Play and film a game into ``out``; what recording.json says."""
+           options: Mapping[str, Any] | None = None, max_rolls: int | None = None, mat: bool = False) -> dict[str, Any]:
+    """Play and film a game into ``out`` (on the game's printed mat for its players with ``mat``);
+    what recording.json says."""
     if game_id not in DICE_SETS:
         raise ValueError(f"no dice to film in {game_id!r}; choose from {', '.join(sorted(DICE_SETS))}")
     unknown = set(events) - set(EVENT_KINDS)
@@ -499,7 +581,7 @@ def record(game_id: str, players: int, seed: int, out: str | Path, events: Seque
     def write(frame: np.ndarray) -> None:
         cv2.imwrite(str(frames / f"frame_{camera.frames:05d}.jpg"), frame, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
 
-    camera = Film(seed, DICE_SETS[game_id], write)
+    camera = Film(seed, DICE_SETS[game_id], write, smallest_mat(game_id, players) if mat else None)
     log = {"game": game_id, "players": players, "seed": seed, **film_match(match, camera, events)}
     match.save(out / "truth.json")
     if camera.dice.printed:
@@ -518,6 +600,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--events", nargs="*", choices=EVENT_KINDS, metavar="KIND",
                         help=f"plant events: {', '.join(EVENT_KINDS)} (all when none is named)")
     parser.add_argument("--rolls", type=int, metavar="N", help="stop before the roll after the first N")
+    parser.add_argument("--mat", action="store_true", help="film the game on its printed mat (Excape's rungs)")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="a game option, its value as JSON (e.g. track_length=5); repeatable")
     args = parser.parse_args(argv)
@@ -532,7 +615,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             options[key] = value
     players = args.players or max(registry.game_class(args.game).min_players, 2)
     events = EVENT_KINDS if args.events == [] else tuple(args.events or ())
-    log = record(args.game, players, args.seed, args.out, events, options, args.rolls)
+    log = record(args.game, players, args.seed, args.out, events, options, args.rolls, args.mat)
     print(f"{args.game}, {players} players, seed {args.seed}: {len(log['rolls'])} rolls, {log['frames']} frames, "
           f"{len(log['planted'])} events planted, in {args.out}")
     return 0
