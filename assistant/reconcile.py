@@ -72,17 +72,7 @@ class Explanation:
 
 def dice_in(view: Any) -> list[str]:
     """Every die face listed under a "dice" key of a table view, at any depth."""
-    found: list[str] = []
-    if isinstance(view, Mapping):
-        for key, value in view.items():
-            if key == "dice" and isinstance(value, list):
-                found.extend(str(face) for face in value)
-            else:
-                found.extend(dice_in(value))
-    elif isinstance(view, list):
-        for item in view:
-            found.extend(dice_in(item))
-    return found
+    return [face for face, _ in zoned_dice(view)]
 
 
 def table_dice(state: State) -> list[str]:
@@ -91,8 +81,8 @@ def table_dice(state: State) -> list[str]:
 
 
 def zoned_dice(view: Any, path: tuple[str, ...] = ()) -> list[tuple[str, str | None]]:
-    """(face, zone) of every die a table view lists (the order of ``dice_in``): the zone of the
-    game's mat (config/mats) that the keys it is listed under name, None where they name none."""
+    """(face, zone) of every die listed under a "dice" key of a table view, at any depth: the zone
+    of the game's mat (config/mats) that the keys it is listed under name, None where they name none."""
     found: list[tuple[str, str | None]] = []
     if isinstance(view, Mapping):
         for key, value in view.items():
@@ -318,7 +308,8 @@ def explain(state: State, seen: Reading, stayed: int = 0, zones: Zones = ()) -> 
             group[0].append(chain.actions)
             group[1] += weight
             # how well its dice lie in their zones: 1 where each is read in its own, ZONE_MISS a die off it
-            anywhere = float(chain.chance) * likelihood(seen, faces, zones, chain.where, zoned=False) if zones else weight
+            anywhere = (float(chain.chance) * likelihood(seen, faces, zones, chain.where, zoned=False)
+                        if zones else weight)
             group[2] = max(group[2], weight / anywhere if anywhere > 0 else 1.0)  # (greedy pairings may differ)
     total = sum(weight for _, weight, _ in groups.values())
     ranked = sorted(groups.values(), key=lambda g: (-g[1], tuple(a.sort_key() for a in g[0][0])))
