@@ -98,11 +98,11 @@ class CameraFeed:
         self._publish(lost=lost)
 
     def timed(self, read: Callable[..., list]) -> Callable[..., list]:
-        """``read`` (the dice reader: a frame and, optionally, the area to read), keeping what it
-        read and how long it took."""
-        def timed_read(image: np.ndarray, *area) -> list:
+        """``read`` (the dice reader: a frame and, optionally, the area to read and the dice's
+        sides), keeping what it read and how long it took."""
+        def timed_read(image: np.ndarray, *where) -> list:
             start = time.perf_counter()
-            dice = read(image, *area)
+            dice = read(image, *where)
             self._read = tuple(dice)
             self._publish(read_ms=(time.perf_counter() - start) * 1000)
             return dice

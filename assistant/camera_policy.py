@@ -20,6 +20,7 @@ from assistant import reconcile_cards, reconcile_holdup
 from assistant.reconcile_cards import CardView
 from engine.core import Action, ParseError, State
 from engine.text import Text, listing, tr
+from vision.live import Observation, lying_still
 
 AUTO, OFFER, CONTRADICTION = "auto", "offer", "contradiction"
 # Nothing is applied that needs a place read otherwise than the reader thinks 100 times likelier:
@@ -50,6 +51,30 @@ def judge(state: State, seen: Reading, auto_apply: float, stayed: int = 0, zones
     if misplaced:
         return CameraEvent(CONTRADICTION, (), misplaced)
     return decide(explained, auto_apply, lambda: why_unexplained(state, seen, stayed, zones))
+
+
+class DiceJudge:
+    """Judges one table's dice observations in turn (``judge``). A die lying untouched as the
+    last observation the game agreed with (one judged no contradiction) saw it was not thrown
+    since. An observation the game refused is no such mark: a roll seen with a stray die beside
+    it is still to be played once the stray is taken away, though its dice lay still meanwhile."""
+
+    def __init__(self) -> None:
+        self._agreed: tuple = ()
+
+    def stayed(self, observation: Observation) -> int:
+        """How many dice of ``observation`` lie untouched since the last one the game agreed with."""
+        return lying_still(self._agreed, observation.dice)
+
+    def agreed(self, observation: Observation) -> None:
+        """The game agrees with ``observation``: the dice lying still are measured from it on."""
+        self._agreed = observation.dice
+
+    def __call__(self, state: State, observation: Observation, auto_apply: float) -> CameraEvent | None:
+        event = judge(state, observation.faces(), auto_apply, self.stayed(observation), observation.zones)
+        if event is None or event.kind != CONTRADICTION:
+            self.agreed(observation)
+        return event
 
 
 def judge_cards(state: State, seen: CardView, auto_apply: float) -> CameraEvent | None:

@@ -13,7 +13,7 @@ reading is judged twice:
 - as ``watch --truth`` does (``Play``): against the first of the truth's next rolls that the
   event names, the ones before it missed; an event that names none (a stray die) plays nothing.
 - per roll, where the recording says it happened: the first reading while that roll lies on
-  the table is judged in the position the roll was made in (``camera_policy.judge``), the
+  the table is judged in the position the roll was made in (``camera_policy.DiceJudge``), the
   later ones in the position after it. Printed: camera actions; auto_right as a share of the
   rolls without a stray die (those cannot be read right, by design); auto_wrong, confirm_right,
   missed (the strays' rolls included), readings after a roll's first (by kind); contradictions
@@ -46,7 +46,7 @@ import cv2
 
 from assistant import cli
 from assistant import settings as settings_mod
-from assistant.camera_policy import AUTO, CONTRADICTION, OFFER, judge
+from assistant.camera_policy import AUTO, CONTRADICTION, OFFER, DiceJudge
 from assistant.commands.watch import Play, game_mats, verdict, watch_folder
 from engine.match import Match
 from vision.live import GameWatcher, Observation, TableWatcher
@@ -106,6 +106,7 @@ def per_roll(run: Watched) -> list[dict]:
     it was made in; None when nothing was read), the first event, and the events after it (in
     the position after the roll), with their frames."""
     states, rolls = run.truth.states(), run.log["rolls"]
+    judge_dice = DiceJudge()
     judged = []
     for number, roll in enumerate(rolls):
         end = rolls[number + 1]["still"] if number + 1 < len(rolls) else run.frames
@@ -114,8 +115,7 @@ def per_roll(run: Watched) -> list[dict]:
         after = states[rolls[number + 1]["action"]] if number + 1 < len(rolls) else run.truth.state
         first, later = None, []
         for observation in readings:
-            event = judge(made_in if first is None else after, observation.faces(), run.auto_apply, observation.stayed,
-                          observation.zones)
+            event = judge_dice(made_in if first is None else after, observation, run.auto_apply)
             if event is None:
                 continue
             if first is None:

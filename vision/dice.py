@@ -54,6 +54,8 @@ FACE_MODEL = "dice_faces.onnx"
 SECOND_FACE_MODEL = "dice_faces_second.onnx"
 REREAD_FACE_MODEL = "dice_faces_reread.onnx"
 FACE_MODES = ("game", "pips", "enrolled")  # vision.dice.faces
+# a die's least and most side (px) at each of an (n, 2) array of a frame's points (see DiceReader.read)
+Sides = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
 
 
 class DiceReaderError(ValueError):
@@ -164,11 +166,18 @@ class DiceReader:
             face_temperature=section["face_temperature"],
         )
 
-    def read(self, frame: np.ndarray, area: tuple[slice, slice] | None = None) -> list[DieReading]:
+    def read(self, frame: np.ndarray, area: tuple[slice, slice] | None = None, sides: Sides | None = None) -> list[DieReading]:
         """Every die in a BGR frame (or in its ``area`` only, placed in the whole frame), most
         confident first (none where the frame shows the empty table as learnt, see
-        ``vision.dice_background``)."""
-        readings = [self._calibrated(reading) for reading, _ in self._read(frame if area is None else frame[area])]
+        ``vision.dice_background``). ``sides``, when known (the dice lie on a mat): the least and
+        most side (px) a die has at each of an (n, 2) array of points of the frame; nothing else is
+        taken for a die, and a larger "die" (two touching dice, a mat zone's outline around dice)
+        hides none of the dice in it."""
+        if sides is not None and area is not None:
+            offset = np.array([area[1].start or 0, area[0].start or 0], np.float64)
+            sides = functools.partial(_shifted, sides, offset)
+        found = self._read(frame if area is None else frame[area], sides)
+        readings = [self._calibrated(reading) for reading, _ in found]
         if area is not None:
             readings = [moved(reading, area[1].start or 0, area[0].start or 0) for reading in readings]
         return readings if self.background is None else self.background.keep(frame, readings)
@@ -242,8 +251,8 @@ class DiceReader:
         faces = (np.mean([softmax(out[:, 1:7]) for out in outs], axis=0) * die[:, None]).sum(axis=0)
         return faces / faces.sum()
 
-    def _read(self, frame: np.ndarray) -> list[tuple[DieReading, np.ndarray]]:
-        """Readings with the final patch each was read from."""
+    def _read(self, frame: np.ndarray, sides: Sides | None = None) -> list[tuple[DieReading, np.ndarray]]:
+        """Readings with the final patch each was read from (of a side within ``sides``, see ``read``)."""
         _check_frame(frame)
         width = self.first_width(frame)
         near = self.propose(frame, width)
@@ -265,10 +274,16 @@ class DiceReader:
         # A second look, from where the first moved each hopeful patch, settles its centre and
         # size (a patch checked at twice a proposal's size may need the whole range of one move).
         hopeful = confidence >= _HOPEFUL
+        if sides is not None:
+            hopeful &= _of_a_die_s_size(checked, sides)
         if not hopeful.any():
             return []
         checked, confidence, ones = self._look(levels, checked[hopeful])
-        return self._read_faces(levels, checked, confidence, ones, self.min_confidence)
+        found = self._read_faces(levels, checked, confidence, ones, self.min_confidence)
+        if sides is None or not found:
+            return found
+        sized = _of_a_die_s_size(np.array([[r.x, r.y, r.box[1][0]] for r, _ in found]), sides)
+        return [f for f, keep in zip(found, sized) if keep]
 
     def first_width(self, frame: np.ndarray) -> int:
         """The width the detector first sees ``frame`` at: ``detector_width`` for a frame up to
@@ -603,6 +618,17 @@ _MIDDLE = (PATCH_SIDE - 1) / 2  # a patch's middle, px
 _RADIUS = np.hypot(*np.mgrid[:PATCH_SIDE, :PATCH_SIDE] - _MIDDLE)  # from the patch's middle, px
 _PIP_CONTRAST = 30  # least grey-level difference of a pip from its face
 _ROUND_PIP, _ELLIPSE_FILL = 12, 0.1  # see _pip_flatness
+
+
+def _of_a_die_s_size(proposals: np.ndarray, sides: Sides) -> np.ndarray:
+    """Which (x, y, side) proposals have a side within ``sides`` where they lie."""
+    low, high = sides(proposals[:, :2])
+    return (proposals[:, 2] >= low) & (proposals[:, 2] <= high)
+
+
+def _shifted(sides: Sides, offset: np.ndarray, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``sides`` for points of a frame's area whose corner is at ``offset``."""
+    return sides(points + offset)
 
 
 def _suppress(proposals: np.ndarray, confidence: np.ndarray, minimum: float, nested: bool = False) -> list[int]:

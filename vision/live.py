@@ -6,9 +6,9 @@ dice area is the whole frame, or on a play mat that prints one (Hold Up's) its d
 (``dice_area``): the cards around it are not dice. A still period that shows the dice of the last
 observation where they lay is not reported: nothing was rolled, a hand passed over the table.
 Nor is one that shows them as the observation before it did: thrown dice never land back where
-and as they lay, so a die knocked and put back is no roll. Otherwise the observation says how
-many of its dice lie untouched since the last one (the same face and colour, in the same place,
-turned the same way): a roll throws its dice, so those were not rolled.
+and as they lay, so a die knocked and put back is no roll. Which dice of an observation lie
+untouched since an earlier one (``lying_still``: the same face and colour, in the same place,
+turned the same way) is for the game to weigh: a roll throws its dice, so those were not rolled.
 
 ``GameWatcher`` puts a game's watchers together on the same frames: the dice, the cards on its
 mat (``vision.live_cards.CardWatcher``), or both (Hold Up). On a mat, each die read is placed in
@@ -33,6 +33,10 @@ UNTOUCHED_TURN = 10.0  # degrees: a still die's box turns under 1 degree between
 MAT_EVERY = 30  # frames between two looks for the mat when no card watcher finds it
 AREA_STEP = 8  # px: the dice area's edges are rounded out to this, so the mat's pose found again keeps it
 DIE_SIDE_MM = (9.0, 30.0)  # a die's side on a mat: a larger "die" is the mat's print (a zone's outline)
+# Once the dice of a table have been seen (SIDE_SAMPLES of them), a die read there is at most
+# SIDE_SLACK times larger than their median side: two touching dice taken for one are larger, and
+# would hide both (the reader sizes a die to within about a quarter, or by its symbol alone: half).
+SIDE_SAMPLES, SIDE_SLACK = 8, 1.4
 # mm around the dice zone where a die lying on its edge still is (the cards nearest it on Hold Up's
 # mat lie 14 mm away: their numerals must stay out)
 AREA_MARGIN_MM = 6.0
@@ -41,14 +45,12 @@ AREA_MARGIN_MM = 6.0
 @dataclass(frozen=True)
 class Observation:
     """The dice of a settled table: read at frame ``frame``, still since frame ``still_since``
-    (the first frame of that still period; the difference is the latency of the reading), how
-    many of them lie as the previous observation saw them (``stayed``), and on a mat, the dice
-    zone each lies in (``zones``: a zone id, None outside them all; () off a mat)."""
+    (the first frame of that still period; the difference is the latency of the reading), and on
+    a mat, the dice zone each lies in (``zones``: a zone id, None outside them all; () off a mat)."""
 
     frame: int
     still_since: int
     dice: tuple[DieReading, ...]
-    stayed: int = 0
     zones: tuple[str | None, ...] = ()
 
     def faces(self) -> list[Mapping[str, float]]:
@@ -61,6 +63,7 @@ class TableWatcher:
         self.stable = stable
         self._still_since = 0
         self._seen: deque[tuple[DieReading, ...]] = deque(maxlen=2)  # the last two observations' dice
+        self._sides_mm: deque[float] = deque(maxlen=4 * SIDE_SAMPLES)  # the latest dice observed on a mat
         self.settled = False  # the last frame fed settled a still scene (reported or not)
 
     @classmethod
@@ -75,8 +78,13 @@ class TableWatcher:
     def feed(self, index: int, image: np.ndarray, area: tuple[slice, slice] | None = None,
              mat: tuple[MatPose, MatLayout] | None = None) -> Observation | None:
         """Take frame ``index`` (only its ``area`` when given, see ``dice_area``; on a ``mat``, only
-        what ``on_the_mat`` keeps); the observation the first time a still table's dice are settled."""
-        reading = self.stable.update(image, area, None if mat is None else lambda dice: on_the_mat(mat, dice))
+        what ``on_the_mat`` keeps, of a die's size there: ``die_sides``); the observation the first
+        time a still table's dice are settled."""
+        if mat is None:
+            reading = self.stable.update(image, area)
+        else:
+            seen = float(np.median(self._sides_mm)) if len(self._sides_mm) >= SIDE_SAMPLES else None
+            reading = self.stable.update(image, area, lambda dice: on_the_mat(mat, dice), die_sides(mat, seen))
         self.settled = reading is not None
         gate = self.stable.gate
         if gate.motion > gate.moving_fraction:  # this frame differs from the one before: a still period may start here
@@ -89,9 +97,10 @@ class TableWatcher:
         if self._seen and same_dice(self._seen[0], dice):  # put back as it lay
             self._seen.append(dice)
             return None
-        stayed = lying_still(self._seen[-1], dice) if self._seen else 0
         self._seen.append(dice)
-        return Observation(index, self._still_since, dice, stayed)
+        if mat is not None:
+            self._sides_mm.extend(sides_mm(mat, dice))
+        return Observation(index, self._still_since, dice)
 
 
 def dice_area(mat: tuple[MatPose, MatLayout] | None, shape: tuple[int, ...]) -> tuple[slice, slice] | None:
@@ -115,20 +124,45 @@ def dice_area(mat: tuple[MatPose, MatLayout] | None, shape: tuple[int, ...]) -> 
 
 
 def on_the_mat(mat: tuple[MatPose, MatLayout], dice: Sequence[DieReading]) -> list[DieReading]:
-    """The dice read on a mat (its pose and layout) that may be dice: in one of its dice zones
-    (see ``dice_zones``: around them the mat prints its markers, its track and the zones' names,
-    which the reader may take for dice) and of a die's size there (``DIE_SIDE_MM``: a larger one
-    is the print, a zone's outline)."""
+    """The dice read on a mat (its pose and layout) that lie in one of its dice zones (see
+    ``dice_zones``): around them the mat prints its markers, its track and the zones' names,
+    which the reader may take for dice."""
+    return [die for die, zone in zip(dice, dice_zones(mat, dice)) if zone is not None]
+
+
+@dataclass(frozen=True)
+class DieSides:
+    """The least and most side a die may have on a mat, in mm, and in px where it lies in a frame
+    (the mat's pose): ``sides(points)`` for an (n, 2) array of points."""
+
+    pose: MatPose
+    low_mm: float
+    high_mm: float
+
+    def __call__(self, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        mm = self.pose.to_mm(points)
+        steps = [np.linalg.norm(self.pose.to_px(mm + step) - points, axis=1) for step in ((1.0, 0.0), (0.0, 1.0))]
+        scale = np.sqrt(steps[0] * steps[1])  # px per mm there
+        return self.low_mm * scale, self.high_mm * scale
+
+
+def die_sides(mat: tuple[MatPose, MatLayout], seen_mm: float | None = None) -> DieSides:
+    """The sides a die may have in a frame of the mat (its pose and layout): ``DIE_SIDE_MM``, and
+    at most ``SIDE_SLACK`` times ``seen_mm`` (the dice seen there) once known. The reader takes
+    nothing else for a die: a zone's outline or two touching dice read as one large die would hide
+    the dice in it."""
+    low, high = DIE_SIDE_MM
+    return DieSides(mat[0], low, high if seen_mm is None else min(high, seen_mm * SIDE_SLACK))
+
+
+def sides_mm(mat: tuple[MatPose, MatLayout], dice: Sequence[DieReading]) -> list[float]:
+    """The side (mm) of each die read on the mat (its pose and layout), measured where it lies."""
     if not dice:
         return []
-    pose, _ = mat
-    ends = np.array([[[die.x - side / 2, die.y], [die.x + side / 2, die.y]]
-                     for die in dice for side in [max(die.box[1])]], np.float64)
-    ends_mm = pose.to_mm(ends.reshape(-1, 2)).reshape(-1, 2, 2)
-    sides = np.linalg.norm(ends_mm[:, 1] - ends_mm[:, 0], axis=1)
-    low, high = DIE_SIDE_MM
-    return [die for die, side, zone in zip(dice, sides, dice_zones(mat, dice))
-            if zone is not None and low <= side <= high]
+    ends = np.array([[[die.x - side / 2, die.y], [die.x + side / 2, die.y]] for die in dice
+                     for side in [max(die.box[1])]], np.float64)
+    ends_mm = mat[0].to_mm(ends.reshape(-1, 2)).reshape(-1, 2, 2)
+    return np.linalg.norm(ends_mm[:, 1] - ends_mm[:, 0], axis=1).tolist()
 
 
 def dice_zones(mat: tuple[MatPose, MatLayout], dice: Sequence[DieReading]) -> tuple[str | None, ...]:

@@ -59,7 +59,8 @@ class StillnessGate:
 
 class StableReader:
     """Wraps ``read(frame) -> list[DieReading]`` with a stillness gate and voting; with an area of
-    the frame, ``read(frame, area)`` and the gate watches that area only."""
+    the frame, ``read(frame, area)`` and the gate watches that area only; with the dice's sides
+    known, ``read(frame, area, sides)``."""
 
     def __init__(self, read: Callable, gate: StillnessGate, votes: int = 5, agree: int = 4):
         if not 1 <= agree <= votes:
@@ -81,16 +82,18 @@ class StableReader:
         return self._reported
 
     def update(self, frame: np.ndarray, area: tuple[slice, slice] | None = None,
-               keep: Callable[[list], list] | None = None) -> list | None:
+               keep: Callable[[list], list] | None = None, sides: Callable | None = None) -> list | None:
         """Take the next frame (only its ``area`` when given; of what is read there, what ``keep``
-        keeps); the stable reading the first time it is settled, else None."""
+        keeps; ``sides``, when given, the dice's least and most side in px, see ``DiceReader.read``); the
+        stable reading the first time it is settled, else None."""
         if not self.gate.update(frame if area is None else frame[area]):
             self._recent.clear()
             self._reported = False
             return None
         if self._reported:
             return None
-        reading = self.read(frame) if area is None else self.read(frame, area)
+        where = (area, sides) if sides is not None else () if area is None else (area,)
+        reading = self.read(frame, *where)
         self._recent.append(reading if keep is None else keep(reading))
         settled = consensus(list(self._recent), self.agree)
         if settled is not None:

@@ -12,7 +12,7 @@ import threading
 import time
 from typing import Any, Callable
 
-from assistant.camera_policy import AUTO, judge, judge_cards
+from assistant.camera_policy import AUTO, DiceJudge, judge_cards
 from assistant.display import draws_on_screen
 from assistant.session import Session
 from assistant.views import ERROR, ViewState
@@ -264,6 +264,7 @@ class Devices:
         card_reading: list = []  # the card watcher (None: why not said) and when the deck was learnt
         empty: list = []
         waiting: list = []  # card observations not yet judged
+        judge_dice = DiceJudge()
         mats: dict[str, list] = {}  # each game's mats
         applying = None  # the position a roll seen was posted in, to be played (on the UI thread)
         while True:
@@ -323,7 +324,7 @@ class Devices:
                 continue
             # the auto-apply level is read each time: the settings screen changes it
             for observation in (o for o in seen if isinstance(o, Observation)):
-                event = judge(state, observation.faces(), self.feed.auto_apply, observation.stayed, observation.zones)
+                event = judge_dice(state, observation, self.feed.auto_apply)
                 if event is not None:
                     app.post(lambda read_in=state, seen=event: session.camera(read_in, seen))
                     applying = state if event.kind == AUTO else applying

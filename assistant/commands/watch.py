@@ -37,8 +37,8 @@ from pathlib import Path
 from typing import Any
 
 from assistant import settings as settings_mod
-from assistant.camera_policy import (AUTO, CONTRADICTION, OFFER, SURE_FIT, CameraEvent, camera_sees, card_steps,
-                                     judge, judge_cards)
+from assistant.camera_policy import (AUTO, CONTRADICTION, OFFER, SURE_FIT, CameraEvent, DiceJudge, camera_sees,
+                                     card_steps, judge, judge_cards)
 from engine import registry
 from engine.match import Match
 from vision.capture import CaptureError, FrameSource, ImageFolderSource, VideoFileSource
@@ -204,6 +204,7 @@ class Play:
                      if truth is not None else [])
         self.seen_in_truth = len(self.seen)
         self._truth, self._reads = truth, reads
+        self._dice = DiceJudge()
         self._play_to(self.seen[0][0] if self.seen else len(self.truth or ()))
 
     def _on_a_mat(self) -> None:
@@ -221,10 +222,13 @@ class Play:
             self.match.push(self.truth[len(self.match.history)])
 
     def observe(self, observation: Observation | CardObservation) -> None:
-        if self._truth is not None and isinstance(observation, Observation) and observation.zones \
-                and "zones" not in (self._reads or ()):
+        dice = isinstance(observation, Observation)
+        if self._truth is not None and dice and observation.zones and "zones" not in (self._reads or ()):
             self._on_a_mat()
-        event = self._judge(self.match.state, observation)
+        stayed = self._dice.stayed(observation) if dice else 0
+        event = self._judge(self.match.state, observation, stayed)
+        if dice and (event is None or event.kind != CONTRADICTION):
+            self._dice.agreed(observation)
         if event is None:
             return
         if self.truth is None:
@@ -235,7 +239,7 @@ class Play:
             return
         ahead = [step for step in self.seen if step[0] >= len(self.match.history)][:MISSED_IN_A_ROW + 1]
         for number, (first, _, state) in enumerate(ahead):
-            named = event if number == 0 else self._judge(state, observation)
+            named = event if number == 0 else self._judge(state, observation, stayed)
             if named is None:
                 continue
             # the event may name this step, or it and the next ones together (a placement and
@@ -245,6 +249,8 @@ class Play:
             for last in range(number, len(ahead)):
                 done = self.truth[first:ahead[last][1]]
                 if any(done in c.chains for c in named.candidates if number == 0 or c.fit >= SURE_FIT):
+                    if dice:
+                        self._dice.agreed(observation)
                     self._play_to(first)
                     self.events.append((observation, named))
                     self.verdicts += [verdict(named, done)] * (last - number + 1)
@@ -255,10 +261,10 @@ class Play:
         if ahead:
             self.verdicts.append(verdict(event, self.truth[ahead[0][0]:ahead[0][1]]))
 
-    def _judge(self, state, observation: Observation | CardObservation) -> CameraEvent | None:
+    def _judge(self, state, observation: Observation | CardObservation, stayed: int) -> CameraEvent | None:
         if isinstance(observation, CardObservation):
             return judge_cards(state, observation.view, self.auto_apply)
-        return judge(state, observation.faces(), self.auto_apply, observation.stayed, observation.zones)
+        return judge(state, observation.faces(), self.auto_apply, stayed, observation.zones)
 
     def report(self, frames: int, fps: float) -> dict[str, Any]:
         if self.truth is not None:

@@ -1,11 +1,13 @@
 """A settled reading -> applied, offered, a contradiction with its reason, or no event."""
 import pytest
 
-from assistant.camera_policy import AUTO, CONTRADICTION, OFFER, camera_sees, judge
+from assistant.camera_policy import AUTO, CONTRADICTION, OFFER, DiceJudge, camera_sees, judge
 from assistant.i18n import translate
 from engine import registry
 from engine.match import Match
 from engine.table import EXCAPE_FACES
+from vision.dice import DieReading
+from vision.live import Observation
 
 
 def sure(face, p=0.999, others=("1", "2", "3", "4", "5", "6")):
@@ -72,6 +74,21 @@ def test_a_reading_nothing_legal_explains_is_a_contradiction_in_the_players_word
 def test_the_reasons_are_translated():
     event = judge(SPLITTER, [sure("5")], 0.98)
     assert translate(event.reason, "fr") == "un dé sur la table, et on lance 2 dés à Splitter"
+
+
+def test_a_roll_seen_with_a_stray_die_is_played_once_the_stray_is_taken_away_though_its_dice_lay_still():
+    def read(*dice):  # (face, x) of each die: a pip die read surely where it lies
+        return Observation(0, 0, tuple(DieReading(float(x), 90.0, ((float(x), 90.0), (30.0, 30.0), 0.0), sure(face),
+                                                  0.99, "white") for face, x in dice))
+
+    rolled = match("splitter", 2, ["roll 3 5"])
+    judge_dice = DiceJudge()
+    assert judge_dice(rolled.state, read(("3", 60), ("5", 150)), 0.98) is None  # the roll played: nothing new
+    written = match("splitter", 2, ["roll 3 5", "P1 writes 3 at (2,1) and 5 at (5,1)",
+                                    "P2 writes 3 at (2,1) and 5 at (5,1)"]).state
+    assert judge_dice(written, read(("2", 80), ("6", 200), ("4", 300)), 0.98).kind == CONTRADICTION  # a stray 4
+    taken_away = judge_dice(written, read(("2", 80), ("6", 200)), 0.98)
+    assert taken_away.kind == AUTO and str(taken_away.candidates[0]) == "roll 2 6"
 
 
 def test_the_dice_camera_sees_rolls_only():

@@ -1,14 +1,19 @@
 """Frames one by one -> an observation per settled still table, with the frame it was still since."""
+import math
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from assistant import settings
-from vision.dice import DieReading
-from vision.live import TableWatcher, dice_zones, lying_still, on_the_mat, same_dice
+from dice_support import reader
+from vision.dice import DiceReader, DieReading
+from vision.live import (DIE_SIDE_MM, SIDE_SAMPLES, SIDE_SLACK, TableWatcher, dice_zones, die_sides, lying_still,
+                         on_the_mat, same_dice)
 from vision.mat import MatPose
 from vision.stillness import StableReader, StillnessGate
 from vision.synth.dice import Look, render_scene
+from vision.synth.recording import DICE_SETS, DIE_MM, DIE_PX, Film, LyingDie, enrolment_images, smallest_mat
 
 TABLE = render_scene(31, size=(240, 180), count=2, look=Look(background="wood")).image
 
@@ -77,7 +82,7 @@ def test_a_die_lies_still_in_its_place_with_its_face_and_colour_turned_the_same_
     assert lying_still((), [die(60, "3")]) == 0
 
 
-def test_an_observation_counts_the_dice_that_lay_still_and_a_die_put_back_is_not_observed():
+def test_a_die_knocked_is_observed_with_the_die_that_lay_still_and_a_die_put_back_is_not():
     rolled, knocked = [die(60, "3"), die(150, "5")], [die(60, "3"), die(152, "6")]
     thrown = [die(100, "3"), die(200, "5")]
     readings = iter([rolled] * 3 + [knocked] * 3 + [rolled] * 3 + [thrown] * 3)
@@ -85,7 +90,8 @@ def test_an_observation_counts_the_dice_that_lay_still_and_a_die_put_back_is_not
     frames = [*[TABLE] * 6, hand(TABLE, 2), *[TABLE] * 6, hand(TABLE, 3), *[TABLE] * 6, hand(TABLE, 1), *[TABLE] * 6]
     observed = [o for i, f in enumerate(frames) if (o := watch.feed(i, f)) is not None]
     # the 5 knocked to a 6 beside the 3 that stayed; put back as it lay: nothing; then a roll
-    assert [(o.frame, o.stayed) for o in observed] == [(4, 0), (11, 1), (25, 0)]
+    assert [o.frame for o in observed] == [4, 11, 25]
+    assert [lying_still(a.dice, b.dice) for a, b in zip(observed, observed[1:])] == [1, 0]
 
 
 def test_built_from_the_default_settings_it_reads_a_rendered_table():
@@ -118,13 +124,65 @@ def test_on_a_mat_each_die_is_placed_in_the_zone_it_lies_in():
     assert dice_zones((pose, layout), dice) == ("ladder.3", "ladder.3", "roll", None)
 
 
-def test_on_a_mat_its_print_around_the_dice_zones_and_outlines_are_not_dice():
+def test_on_a_mat_its_print_around_the_dice_zones_is_not_dice():
     pose, layout = mat_at(2.0)
     roll = layout.zone("roll")
     marker = layout.markers[0]
     on_marker = die(2 * (marker.x + marker.size / 2), "6", y=2 * (marker.y + marker.size / 2))
     by_the_track = die(2 * 250.0, "1", y=2 * 20.0)  # a space's number
-    outline = DieReading(2 * roll.x, 2 * roll.y, ((2 * roll.x, 2 * roll.y), (160.0, 160.0), 0.0), {"3": 1.0}, 0.9,
-                         "black")  # 80 mm across
-    real = die(2 * roll.x + 40, "5", y=2 * roll.y)  # 30 px: 15 mm
-    assert on_the_mat((pose, layout), [on_marker, by_the_track, outline, real]) == [real]
+    real = die(2 * roll.x + 40, "5", y=2 * roll.y)
+    assert on_the_mat((pose, layout), [on_marker, by_the_track, real]) == [real]
+
+
+def test_on_a_mat_a_die_is_of_a_die_s_size_then_of_the_size_of_the_dice_seen_there():
+    pose, layout = mat_at(2.0)
+    somewhere = np.array([[300.0, 200.0]])
+    assert np.ravel(die_sides((pose, layout))(somewhere)) == pytest.approx((2 * DIE_SIDE_MM[0], 2 * DIE_SIDE_MM[1]))
+    assert np.ravel(die_sides((pose, layout), 16.0)(somewhere)) == pytest.approx((2 * DIE_SIDE_MM[0],
+                                                                                 2 * 16.0 * SIDE_SLACK))
+    roll = layout.zone("roll")
+    asked, rolls = [], [0]
+
+    def reader(frame, area=None, sides=None):  # two dice 30 px wide (15 mm), elsewhere at each roll
+        asked.append(sides)
+        return [die(2 * roll.x - 100 + 40 * k + 50 * rolls[0], "5", y=2 * roll.y) for k in range(2)]
+
+    watch = watcher(reader)
+    for roll_ in range(SIDE_SAMPLES // 2):
+        rolls[0] = roll_
+        observed = [watch.feed(10 * roll_ + i, frame, mat=(pose, layout))
+                    for i, frame in enumerate([hand(TABLE, 1)] + [TABLE] * 5)]
+        assert sum(o is not None for o in observed) == 1
+        assert asked[-1] == die_sides((pose, layout)), "too few dice seen to know their size"
+    for i, frame in enumerate([hand(TABLE, 1)] + [TABLE] * 3):
+        watch.feed(100 + i, frame, mat=(pose, layout))
+    assert asked[-1] == die_sides((pose, layout), 15.0)
+
+
+def test_two_touching_dice_in_a_rung_are_read_once_the_dice_s_size_is_known():
+    # the reader may take two touching dice, or the rung's outline around them, for one large die
+    # surer than of either, which hides both
+    mat = smallest_mat("excape", 3)
+    film = Film(7, DICE_SETS["excape"], lambda frame: None, mat)
+    base = reader()
+    enrolled = base.enrol_faces({face: [image] for face, image in enrolment_images(film, 3).items()})
+    read = DiceReader(base.detector, base.checker, base.face_network, base.palette, enrolled=enrolled)
+    pose = MatPose(np.linalg.inv(film.mm_to_px), 0.0, (), ())
+    zone, side = mat.zone("ladder.5"), DIE_PX * film.scale
+    middle = film._px((zone.x, zone.y))
+    rng = np.random.default_rng(3)
+    limits = (None, die_sides((pose, mat), DIE_MM))
+    found = [0, 0]
+    for _ in range(8):
+        dice = []
+        for k, face in enumerate(("3", "2")):
+            seed = int(rng.integers(2**31))
+            x, y = middle + ((k - 0.5) * side * rng.uniform(1.0, 1.12), rng.uniform(-0.2, 0.2) * side)
+            dice.append(LyingDie("ladder/5", 0, face, "red", seed, x, y, film.sprite(seed, face, "red")))
+        image = np.clip(film.image(dice) * film.light, 0, 255).astype(np.uint8)
+        for k, sides in enumerate(limits):
+            readings = read.read(image, None, sides)
+            found[k] += sum(any(math.hypot(r.x - d.x, r.y - d.y) < side / 2 and r.face == d.face
+                                    for r in readings) for d in dice)
+    wide, narrow = found
+    assert wide <= 14 and narrow == 16, found
