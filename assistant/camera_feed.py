@@ -8,12 +8,13 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass, replace
-from typing import Callable, Sequence
+from typing import Callable
 
 import cv2
 import numpy as np
 
 from vision.dice import DieReading
+from vision.live import Observation
 from vision.live_cards import label_probabilities
 
 MOVING, STILL, SETTLED = "moving", "still", "settled"
@@ -36,6 +37,7 @@ class Snapshot:
     image: np.ndarray | None = None  # the newest frame, PREVIEW_WIDTH wide, RGB, top row first
     size: tuple[int, int] = (0, 0)  # the camera frame's (width, height): the dice's boxes are in its pixels
     dice: tuple[DieReading, ...] = ()  # the last reading of a still table (none while it moves)
+    zones: tuple[str | None, ...] = ()  # on a mat, the zone of each die settled (vision.live.Observation)
     cards: tuple[SeenCard, ...] = ()  # the cards on the play mat, likewise
     stillness: str = ""  # MOVING, STILL (being read), SETTLED (read and agreed); "" before the reader runs
     fps: float = 0.0  # frames a second from the camera
@@ -108,24 +110,27 @@ class CameraFeed:
             return dice
         return timed_read
 
-    def fed(self, watcher, settled: Sequence[DieReading] | None = None) -> None:
+    def fed(self, watcher, settled: Observation | None = None) -> None:
         """``watcher`` (a vision.live.TableWatcher) has taken a frame (on the reader's thread);
-        ``settled``: the dice of the observation it reported, if any."""
+        ``settled``: the observation it reported, if any."""
         gate = watcher.stable.gate
         read, self._read = self._read, None
-        dice = self.snapshot.dice
+        dice, zones = self.snapshot.dice, self.snapshot.zones
         if gate.motion > gate.moving_fraction:  # the gate closes, and the vote starts again
-            self._settled, stillness, dice = False, MOVING, ()
+            self._settled, stillness, dice, zones = False, MOVING, (), ()
         elif watcher.settled:
             self._settled, stillness = True, SETTLED
-            dice = tuple(settled) if settled else (read or dice)
+            if settled is not None:
+                dice, zones = settled.dice, settled.zones
+            elif read:
+                dice, zones = read, ()
         elif self._settled:
             stillness = SETTLED
         elif read is not None:
-            stillness, dice = STILL, read
+            stillness, dice, zones = STILL, read, ()
         else:
             stillness = MOVING  # quiet, but not for long enough yet
-        self._publish(dice=dice, stillness=stillness, loop_fps=self._loop_rate.tick(self._clock()))
+        self._publish(dice=dice, zones=zones, stillness=stillness, loop_fps=self._loop_rate.tick(self._clock()))
 
     def cards_fed(self, watcher, alone: bool) -> None:
         """``watcher`` (a vision.live_cards.CardWatcher, or None where no card is read) has taken a

@@ -72,7 +72,7 @@ def loop_cost(scenes: list[np.ndarray], readings: list[list], stillness) -> floa
             frame = box.get()
             handed = time.perf_counter()
             observation = watcher.feed(frame.index, frame.image)
-            feed.fed(watcher, observation.dice if observation else None)
+            feed.fed(watcher, observation)
             done = time.perf_counter()
             gate.update(still)
             hand_over.append((handed - start) * 1000)

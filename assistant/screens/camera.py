@@ -44,6 +44,7 @@ class CameraScreen(Screen):
         self._shown = None  # the feed's snapshot on screen
         self._read: tuple = ()  # the dice of that snapshot ...
         self.dice: tuple = ()  # ... as shown, with the players' corrections
+        self._zones: tuple = ()  # on a mat, the zone each lies in
 
     # --- from the session ------------------------------------------------------------------------
 
@@ -94,6 +95,7 @@ class CameraScreen(Screen):
         picture.dim = snapshot.lost
         if snapshot.dice is not self._read and self.picking < 0:
             self._read = self.dice = snapshot.dice
+            self._zones = snapshot.zones
             picture.place(self.dice)
         picture.place_cards(snapshot.cards)
         self.cards_only = bool(snapshot.cards) and not snapshot.dice
@@ -134,7 +136,7 @@ class CameraScreen(Screen):
         self.cancel()
         state = app.session.position
         event = None if state is None or state.is_terminal() else judge(
-            state, [die.faces for die in self.dice], app.camera_feed.auto_apply)
+            state, [die.faces for die in self.dice], app.camera_feed.auto_apply, zones=self._zones)
         if event is None:
             app.session.tell(tr("Nothing new in the corrected dice."))
         else:

@@ -9,6 +9,7 @@ from assistant.camera_feed import SETTLED, CameraFeed
 from assistant.session import Session
 from assistant.store import IN_MEMORY, Store
 from dice_support import reader, table
+from engine.table import EXCAPE_FACES
 from vision.live import TableWatcher
 from vision.stillness import StableReader, StillnessGate
 from vision.synth.dice import Look, render_scene
@@ -24,14 +25,15 @@ def session(ui):
     ui.frames()
 
 
-def settled_feed(image, dice):
-    """A feed that has shown ``image`` and settled on ``dice``, as the kiosk's camera threads do."""
+def settled_feed(image, dice, zones=()):
+    """A feed that has shown ``image`` and settled on ``dice`` (on a mat, in ``zones``), as the
+    kiosk's camera threads do."""
     feed = CameraFeed(auto_apply=0.98)
     watcher = TableWatcher(StableReader(feed.timed(lambda frame: list(dice)), StillnessGate()))
     feed.show(image)
     for index in range(10):
         observation = watcher.feed(index, image)
-        feed.fed(watcher, observation.dice if observation else None)
+        feed.fed(watcher, observation and replace(observation, zones=zones))
     assert feed.snapshot.stillness == SETTLED
     return feed
 
@@ -76,6 +78,21 @@ def test_a_tap_corrects_a_misread_die_and_the_roll_is_played(ui, session):
     ui.tap_text("Back")
     assert session.view.screen == "game" and session.view.last == "roll 3 5"
     ui.shot("camera-button-on-the-game-screen")
+
+
+def test_on_the_excape_mat_a_corrected_die_on_a_rung_plays_the_placement(ui, session):
+    session.new_match("excape", ["Ana", "Ben", "Chloé"])
+    for line in ["roll 7 6", "roll 4 6", "roll 2 1", "roll 4 3"]:  # Ana rolled 43
+        session.play(session.position.game.parse_action(line))
+    image = table(("4", "3"), seed=1)  # pip dice, read as Excape's printed ones
+    dice = [replace(die, faces={**dict.fromkeys(EXCAPE_FACES, 0.0), "X": 0.6, die.face: 0.4})
+            if die.face == "3" else replace(die, faces={**dict.fromkeys(EXCAPE_FACES, 0.0), "4": 1.0})
+            for die in reader().read(image)]
+    ui.app.camera_feed = settled_feed(image, dice, zones=("ladder.3", "ladder.3"))
+    open_camera(ui)
+    ui.tap(ui.one("DieBox", text="X 60%"))
+    ui.tap(ui.one("FaceChoice", face="3"))
+    assert session.view.last == "place 3"  # the dice laid on rung 3: seen on the mat only
 
 
 def test_a_doubtful_correction_is_offered_to_confirm(ui, session):
