@@ -155,9 +155,9 @@ def why_unexplained(state: State, seen: Reading, stayed: int = 0, zones: Zones =
     try:
         reason = state.explain_illegal(state.game.parse_action(roll_line(faces)))
     except ParseError:  # its message names the notation, not what the players see
-        return _count_problem(state, len(seen)) or tr("no roll of {game} shows {faces}", game=state.game.title,
-                                                       faces=listing(faces))
-    return reason or _count_problem(state, len(seen)) or tr("no roll the rules allow now shows these dice")
+        return _count_problem(state, len(seen), bool(zones)) or tr("no roll of {game} shows {faces}",
+                                                                    game=state.game.title, faces=listing(faces))
+    return reason or _count_problem(state, len(seen), bool(zones)) or tr("no roll the rules allow now shows these dice")
 
 
 def misplaced_dice(state: State, seen: Reading, zones: Zones) -> Text | str:
@@ -199,17 +199,22 @@ def _refused_rung(state: State, seen: Reading, zones: Zones) -> Text | str:
     return ""
 
 
-def _count_problem(state: State, count: int) -> Text | str:
-    """What is wrong with ``count`` dice on the table now ("" when a roll may leave as many)."""
+def _count_problem(state: State, count: int, on_a_mat: bool = False) -> Text | str:
+    """What is wrong with ``count`` dice on the table now ("" when a roll may leave as many). On a
+    mat the camera reads only its dice zones: too few dice there may lie off them."""
     shapes = {(len(chain.lying), len(chain.rolled)) for chain in chains(state)}
     if not shapes or count in {lying + rolled for lying, rolled in shapes}:
         return ""
     lying, rolled = min(shapes)
     if lying:
-        return tr("{seen} on the table: {lying} were there, and {game} rolls {rolled}",
-                  seen=dice_count(count), lying=lying, game=state.game.title, rolled=rolled)
-    return tr("{seen} on the table, {game} rolls {rolled}", seen=dice_count(count), game=state.game.title,
-              rolled=rolled)
+        problem = tr("{seen} on the table: {lying} were there, and {game} rolls {rolled}",
+                     seen=dice_count(count), lying=lying, game=state.game.title, rolled=rolled)
+    else:
+        problem = tr("{seen} on the table, {game} rolls {rolled}", seen=dice_count(count), game=state.game.title,
+                     rolled=rolled)
+    if on_a_mat and count < min(lying + rolled for lying, rolled in shapes):
+        return tr("{problem}: is a die off the mat, or outside its dice zones?", problem=problem)
+    return problem
 
 
 def dice_count(count: int) -> Text:

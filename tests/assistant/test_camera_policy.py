@@ -139,6 +139,17 @@ def test_on_the_excape_mat_a_placement_is_applied_and_a_refused_rung_said_with_t
     assert translate(event.reason, "en") == "rung 3 holds player 1's 43: choose an empty rung or rung 0"
 
 
+def test_on_a_mat_too_few_dice_in_its_zones_may_lie_off_them_and_that_is_said():
+    start = match("excape", 3).state
+    off_a_mat = judge(start, [lettered("4")], 0.98)
+    assert translate(off_a_mat.reason, "en") == "one die on the table, Excape rolls 2"
+    on_a_mat = judge(start, [lettered("4")], 0.98, zones=["roll"])
+    assert on_a_mat.kind == CONTRADICTION
+    assert translate(on_a_mat.reason, "en") == \
+        "one die on the table, Excape rolls 2: is a die off the mat, or outside its dice zones?"
+    assert translate(on_a_mat.reason, "fr").endswith("un dé est-il hors du tapis, ou hors de ses zones de dés ?")
+
+
 def test_the_camera_sees_a_placement_only_where_it_tells_the_mat_zones_apart():
     place = EXCAPE_DECIDING.game.parse_action("place 3")
     assert camera_sees(EXCAPE_DECIDING, place, zones=True) and not camera_sees(EXCAPE_DECIDING, place)
