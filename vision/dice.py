@@ -166,7 +166,8 @@ class DiceReader:
             face_temperature=section["face_temperature"],
         )
 
-    def read(self, frame: np.ndarray, area: tuple[slice, slice] | None = None, sides: Sides | None = None) -> list[DieReading]:
+    def read(self, frame: np.ndarray, area: tuple[slice, slice] | None = None,
+             sides: Sides | None = None) -> list[DieReading]:
         """Every die in a BGR frame (or in its ``area`` only, placed in the whole frame), most
         confident first (none where the frame shows the empty table as learnt, see
         ``vision.dice_background``). ``sides``, when known (the dice lie on a mat): the least and

@@ -63,7 +63,8 @@ class TableWatcher:
         self.stable = stable
         self._still_since = 0
         self._seen: deque[tuple[DieReading, ...]] = deque(maxlen=2)  # the last two observations' dice
-        self._sides_mm: deque[float] = deque(maxlen=4 * SIDE_SAMPLES)  # the latest dice observed on a mat
+        self._sides_mm: deque[float] = deque(maxlen=4 * SIDE_SAMPLES)  # the latest dice observed on a mat ...
+        self._sides_on: MatLayout | None = None  # ... this one (another game's mat: other dice)
         self.settled = False  # the last frame fed settled a still scene (reported or not)
 
     @classmethod
@@ -83,6 +84,9 @@ class TableWatcher:
         if mat is None:
             reading = self.stable.update(image, area)
         else:
+            if mat[1] != self._sides_on:
+                self._sides_mm.clear()
+                self._sides_on = mat[1]
             seen = float(np.median(self._sides_mm)) if len(self._sides_mm) >= SIDE_SAMPLES else None
             reading = self.stable.update(image, area, lambda dice: on_the_mat(mat, dice), die_sides(mat, seen))
         self.settled = reading is not None

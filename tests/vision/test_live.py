@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from assistant import settings
+from assistant.commands.print_mat import mat_layout
 from dice_support import reader
 from vision.dice import DiceReader, DieReading
 from vision.live import (DIE_SIDE_MM, SIDE_SAMPLES, SIDE_SLACK, TableWatcher, dice_zones, die_sides, lying_still,
@@ -108,8 +109,6 @@ def test_built_from_the_default_settings_it_reads_a_rendered_table():
 
 def mat_at(scale):
     """Excape's A3 mat seen from above at ``scale`` px a mm, its corner at the frame's."""
-    from assistant.commands.print_mat import mat_layout
-
     pose = MatPose(np.diag([1 / scale, 1 / scale, 1.0]), 0.0, (16, 17, 18, 19), ())
     return pose, mat_layout("excape", "A3", 3)
 
@@ -157,6 +156,11 @@ def test_on_a_mat_a_die_is_of_a_die_s_size_then_of_the_size_of_the_dice_seen_the
     for i, frame in enumerate([hand(TABLE, 1)] + [TABLE] * 3):
         watch.feed(100 + i, frame, mat=(pose, layout))
     assert asked[-1] == die_sides((pose, layout), 15.0)
+    # another game's mat, its own dice: their size is not known yet
+    other = (pose, mat_layout("holdup", "A2", 3))
+    for i, frame in enumerate([hand(TABLE, 1)] + [TABLE] * 3):
+        watch.feed(200 + i, frame, mat=other)
+    assert asked[-1] == die_sides(other)
 
 
 def test_two_touching_dice_in_a_rung_are_read_once_the_dice_s_size_is_known():
