@@ -147,10 +147,12 @@ def why_unexplained(state: State, seen: Reading, stayed: int = 0, zones: Zones =
     them moved for a roll, else the engine's reason for the roll the new dice seem to show, else
     what their count says, else that no roll shows them."""
     if stayed and explain(state, seen, 0, zones):
-        moved = len(seen) - stayed
-        rolled = min(len(chain.rolled) for chain in chains(state) if len(chain.lying) + len(chain.rolled) == len(seen))
-        return tr("{moved} moved and {stayed} lay still, but {game} throws {rolled}: was a die knocked?",
-                  moved=dice_count(moved), stayed=dice_count(stayed), game=state.game.title, rolled=rolled)
+        thrown = [len(chain.rolled) for chain in chains(state, moves=bool(zones))
+                  if chain.rolled and len(chain.lying) + len(chain.rolled) == len(seen)]
+        if thrown:  # else what explains the dice throws none (a placement): said below
+            return tr("{moved} moved and {stayed} lay still, but {game} throws {rolled}: was a die knocked?",
+                      moved=dice_count(len(seen) - stayed), stayed=dice_count(stayed), game=state.game.title,
+                      rolled=min(thrown))
     faces = new_dice(state, seen)
     try:
         reason = state.explain_illegal(state.game.parse_action(roll_line(faces)))

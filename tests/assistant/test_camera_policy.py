@@ -1,7 +1,7 @@
 """A settled reading -> applied, offered, a contradiction with its reason, or no event."""
 import pytest
 
-from assistant.camera_policy import AUTO, CONTRADICTION, OFFER, DiceJudge, camera_sees, judge
+from assistant.camera_policy import AUTO, CONTRADICTION, OFFER, DiceJudge, camera_sees, judge, why_unexplained
 from assistant.i18n import translate
 from engine import registry
 from engine.match import Match
@@ -165,3 +165,6 @@ def test_on_the_mat_dice_a_placement_knocked_off_left_on_the_ladder_are_said_the
     assert translate(left.reason, "en") == "the dice on rung 5 are knocked off by this placement: give them back to their owner"
     given_back = judge(state, [lettered("6"), lettered("1")], 0.98, zones=["ladder.3", "ladder.3"])
     assert given_back.kind == AUTO and str(given_back.candidates[0]) == "place 3"
+    # the placement alone explains the dice, if none had lain still: no roll to have knocked a die of
+    assert translate(why_unexplained(state, [lettered("6"), lettered("1")], 1, ["ladder.3", "ladder.3"]), "en") \
+        == "2 dice on the table: 2 were there, and Excape rolls 2: is a die off the mat, or outside its dice zones?"
