@@ -14,7 +14,6 @@ import cv2
 import numpy as np
 
 from vision.dice import DieReading
-from vision.live import Observation
 from vision.live_cards import label_probabilities
 
 MOVING, STILL, SETTLED = "moving", "still", "settled"
@@ -110,20 +109,16 @@ class CameraFeed:
             return dice
         return timed_read
 
-    def fed(self, watcher, settled: Observation | None = None) -> None:
-        """``watcher`` (a vision.live.TableWatcher) has taken a frame (on the reader's thread);
-        ``settled``: the observation it reported, if any."""
+    def fed(self, watcher) -> None:
+        """``watcher`` (a vision.live.TableWatcher) has taken a frame (on the reader's thread)."""
         gate = watcher.stable.gate
         read, self._read = self._read, None
         dice, zones = self.snapshot.dice, self.snapshot.zones
         if gate.motion > gate.moving_fraction:  # the gate closes, and the vote starts again
             self._settled, stillness, dice, zones = False, MOVING, (), ()
-        elif watcher.settled:
+        elif watcher.settled:  # the dice it settled on, reported or not (a hand passed), in their zones
             self._settled, stillness = True, SETTLED
-            if settled is not None:
-                dice, zones = settled.dice, settled.zones
-            elif read:
-                dice, zones = read, ()
+            dice, zones = watcher.table.dice, watcher.table.zones
         elif self._settled:
             stillness = SETTLED
         elif read is not None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from assistant.reconcile import (MIN_SHARE, Explanation, Reading, Zones, chains, explain, faces_read, moved_dice,
                                  moves_dice, new_dice, nothing_new, rolled_faces, roll_line, zoned_dice)
@@ -20,7 +20,9 @@ from assistant import reconcile_cards, reconcile_holdup
 from assistant.reconcile_cards import CardView
 from engine.core import Action, ParseError, State
 from engine.text import Text, listing, tr
-from vision.live import Observation, lying_still
+
+if TYPE_CHECKING:  # the session judges what the camera saw without loading the vision modules
+    from vision.live import Observation
 
 AUTO, OFFER, CONTRADICTION = "auto", "offer", "contradiction"
 # Nothing is applied that needs a place read otherwise than the reader thinks 100 times likelier:
@@ -41,8 +43,8 @@ class CameraEvent:
 
 def judge(state: State, seen: Reading, auto_apply: float, stayed: int = 0, zones: Zones = ()) -> CameraEvent | None:
     """The event for the dice ``seen`` (face -> probability for each die read) in ``state``, of
-    which ``stayed`` lay still since the camera last saw them; on a mat, each in its ``zones``
-    (see ``assistant.reconcile``)."""
+    which ``stayed`` lay still since the last table the game agreed with (see ``DiceJudge``); on a
+    mat, each in its ``zones`` (see ``assistant.reconcile``)."""
     if nothing_new(state, seen, zones):
         return None
     explained = explain(state, seen, stayed, zones)
@@ -64,6 +66,8 @@ class DiceJudge:
 
     def stayed(self, observation: Observation) -> int:
         """How many dice of ``observation`` lie untouched since the last one the game agreed with."""
+        from vision.live import lying_still
+
         return lying_still(self._agreed, observation.dice)
 
     def agreed(self, observation: Observation) -> None:

@@ -291,7 +291,7 @@ def moves_dice(state: State, decision: Action) -> bool:
 
 def explain(state: State, seen: Reading, stayed: int = 0, zones: Zones = ()) -> list[Explanation]:
     """Every legal chain that explains the dice ``seen``, of which ``stayed`` lay still since the
-    camera last saw them (and, on a mat whose zones tell where dice lie, each in its ``zones``),
+    last table the game agreed with (and, on a mat whose zones tell where dice lie, each in its ``zones``),
     grouped by the table it leaves, most probable first; [] when none does or the reading shows
     nothing new."""
     if nothing_new(state, seen, zones):

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, Sequence
 
@@ -34,8 +34,9 @@ MAT_EVERY = 30  # frames between two looks for the mat when no card watcher find
 AREA_STEP = 8  # px: the dice area's edges are rounded out to this, so the mat's pose found again keeps it
 DIE_SIDE_MM = (9.0, 30.0)  # a die's side on a mat: a larger "die" is the mat's print (a zone's outline)
 # Once the dice of a table have been seen (SIDE_SAMPLES of them), a die read there is at most
-# SIDE_SLACK times larger than their median side: two touching dice taken for one are larger, and
-# would hide both (the reader sizes a die to within about a quarter, or by its symbol alone: half).
+# SIDE_SLACK times larger than the upper quartile of their sides: two touching dice taken for one
+# are larger, and would hide both (the reader sizes a die to within about a quarter, or by its
+# symbol alone: half, which the quartile keeps from pulling the limit down).
 SIDE_SAMPLES, SIDE_SLACK = 8, 1.4
 # mm around the dice zone where a die lying on its edge still is (the cards nearest it on Hold Up's
 # mat lie 14 mm away: their numerals must stay out)
@@ -66,6 +67,7 @@ class TableWatcher:
         self._sides_mm: deque[float] = deque(maxlen=4 * SIDE_SAMPLES)  # the latest dice observed on a mat ...
         self._sides_on: MatLayout | None = None  # ... this one (another game's mat: other dice)
         self.settled = False  # the last frame fed settled a still scene (reported or not)
+        self.table: Observation | None = None  # the still table last settled, reported or not
 
     @classmethod
     def from_settings(cls, dice: Mapping, stillness: Mapping, state_dir: str | Path = "",
@@ -79,15 +81,16 @@ class TableWatcher:
     def feed(self, index: int, image: np.ndarray, area: tuple[slice, slice] | None = None,
              mat: tuple[MatPose, MatLayout] | None = None) -> Observation | None:
         """Take frame ``index`` (only its ``area`` when given, see ``dice_area``; on a ``mat``, only
-        what ``on_the_mat`` keeps, of a die's size there: ``die_sides``); the observation the first
-        time a still table's dice are settled."""
+        what ``on_the_mat`` keeps, of a die's size there: ``die_sides``, each die in its zone); the
+        observation the first time a still table's dice are settled (``table`` holds it, and the
+        settled dice not reported)."""
         if mat is None:
             reading = self.stable.update(image, area)
         else:
             if mat[1] != self._sides_on:
                 self._sides_mm.clear()
                 self._sides_on = mat[1]
-            seen = float(np.median(self._sides_mm)) if len(self._sides_mm) >= SIDE_SAMPLES else None
+            seen = float(np.percentile(self._sides_mm, 75)) if len(self._sides_mm) >= SIDE_SAMPLES else None
             reading = self.stable.update(image, area, lambda dice: on_the_mat(mat, dice), die_sides(mat, seen))
         self.settled = reading is not None
         gate = self.stable.gate
@@ -96,6 +99,7 @@ class TableWatcher:
         if reading is None:
             return None
         dice = tuple(reading)
+        self.table = Observation(index, self._still_since, dice, () if mat is None else dice_zones(mat, dice))
         if self._seen and same_dice(self._seen[-1], dice):
             return None
         if self._seen and same_dice(self._seen[0], dice):  # put back as it lay
@@ -104,7 +108,7 @@ class TableWatcher:
         self._seen.append(dice)
         if mat is not None:
             self._sides_mm.extend(sides_mm(mat, dice))
-        return Observation(index, self._still_since, dice)
+        return self.table
 
 
 def dice_area(mat: tuple[MatPose, MatLayout] | None, shape: tuple[int, ...]) -> tuple[slice, slice] | None:
@@ -134,7 +138,7 @@ def on_the_mat(mat: tuple[MatPose, MatLayout], dice: Sequence[DieReading]) -> li
     return [die for die, zone in zip(dice, dice_zones(mat, dice)) if zone is not None]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class DieSides:
     """The least and most side a die may have on a mat, in mm, and in px where it lies in a frame
     (the mat's pose): ``sides(points)`` for an (n, 2) array of points."""
@@ -144,9 +148,7 @@ class DieSides:
     high_mm: float
 
     def __call__(self, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        mm = self.pose.to_mm(points)
-        steps = [np.linalg.norm(self.pose.to_px(mm + step) - points, axis=1) for step in ((1.0, 0.0), (0.0, 1.0))]
-        scale = np.sqrt(steps[0] * steps[1])  # px per mm there
+        scale = px_per_mm(self.pose, points)
         return self.low_mm * scale, self.high_mm * scale
 
 
@@ -160,13 +162,19 @@ def die_sides(mat: tuple[MatPose, MatLayout], seen_mm: float | None = None) -> D
 
 
 def sides_mm(mat: tuple[MatPose, MatLayout], dice: Sequence[DieReading]) -> list[float]:
-    """The side (mm) of each die read on the mat (its pose and layout), measured where it lies."""
+    """The side (mm) of each die read on the mat (its pose and layout), at the scale where it lies."""
     if not dice:
         return []
-    ends = np.array([[[die.x - side / 2, die.y], [die.x + side / 2, die.y]] for die in dice
-                     for side in [max(die.box[1])]], np.float64)
-    ends_mm = mat[0].to_mm(ends.reshape(-1, 2)).reshape(-1, 2, 2)
-    return np.linalg.norm(ends_mm[:, 1] - ends_mm[:, 0], axis=1).tolist()
+    scale = px_per_mm(mat[0], np.array([[die.x, die.y] for die in dice], np.float64))
+    return (np.array([max(die.box[1]) for die in dice]) / scale).tolist()
+
+
+def px_per_mm(pose: MatPose, points: np.ndarray) -> np.ndarray:
+    """The frame's scale (px a mm, the mean of its two directions) at each of an (n, 2) array of
+    points of a frame of the mat seen in ``pose``."""
+    mm = pose.to_mm(points)
+    x, y = (np.linalg.norm(pose.to_px(mm + step) - points, axis=1) for step in ((1.0, 0.0), (0.0, 1.0)))
+    return np.sqrt(x * y)
 
 
 def dice_zones(mat: tuple[MatPose, MatLayout], dice: Sequence[DieReading]) -> tuple[str | None, ...]:
@@ -248,8 +256,6 @@ class GameWatcher:
             mat = self._mat_seen(index, image)
             self.area = dice_area(mat, image.shape)
             dice = self.dice.feed(index, image, self.area, mat)
-            if dice is not None and mat is not None:
-                dice = replace(dice, zones=dice_zones(mat, dice.dice))
         seen: list[Observation | CardObservation] = [dice] if dice is not None else []
         gate = self.dice.stable.gate if self.dice is not None else None
         if self._held is not None and (gate is None or self.dice.stable.settled or gate.motion > gate.moving_fraction):

@@ -313,8 +313,7 @@ class Devices:
             seen = live.feed(frame.index, frame.image)
             self.feed.cards_fed(live.cards, alone=live.dice is None)
             if live.dice is not None:
-                dice = next((o for o in seen if isinstance(o, Observation)), None)
-                self.feed.fed(watcher, dice)
+                self.feed.fed(watcher)
                 if watcher.settled and live.area is None and readers.background is not None:  # the learnt table?
                     self._check_table(readers.background, frame.image, app)
             waiting += [o for o in seen if isinstance(o, CardObservation)]

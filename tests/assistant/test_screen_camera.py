@@ -3,14 +3,17 @@ the rates; a tap on a misread die and on the face it shows plays the corrected r
 it); Back; and what it says without a camera."""
 from dataclasses import replace
 
+import numpy as np
 import pytest
 
 from assistant.camera_feed import SETTLED, CameraFeed
+from assistant.commands.print_mat import mat_layout
 from assistant.session import Session
 from assistant.store import IN_MEMORY, Store
 from dice_support import reader, table
 from engine.table import EXCAPE_FACES
 from vision.live import TableWatcher
+from vision.mat import MatPose
 from vision.stillness import StableReader, StillnessGate
 from vision.synth.dice import Look, render_scene
 
@@ -25,15 +28,15 @@ def session(ui):
     ui.frames()
 
 
-def settled_feed(image, dice, zones=()):
-    """A feed that has shown ``image`` and settled on ``dice`` (on a mat, in ``zones``), as the
-    kiosk's camera threads do."""
+def settled_feed(image, dice, mat=None):
+    """A feed that has shown ``image`` and settled on ``dice`` (on a ``mat``: its pose and layout),
+    as the kiosk's camera threads do."""
     feed = CameraFeed(auto_apply=0.98)
-    watcher = TableWatcher(StableReader(feed.timed(lambda frame: list(dice)), StillnessGate()))
+    watcher = TableWatcher(StableReader(feed.timed(lambda frame, *where: list(dice)), StillnessGate()))
     feed.show(image)
     for index in range(10):
-        observation = watcher.feed(index, image)
-        feed.fed(watcher, observation and replace(observation, zones=zones))
+        watcher.feed(index, image, mat=mat)
+        feed.fed(watcher)
     assert feed.snapshot.stillness == SETTLED
     return feed
 
@@ -88,7 +91,12 @@ def test_on_the_excape_mat_a_corrected_die_on_a_rung_plays_the_placement(ui, ses
     dice = [replace(die, faces={**dict.fromkeys(EXCAPE_FACES, 0.0), "X": 0.6, die.face: 0.4})
             if die.face == "3" else replace(die, faces={**dict.fromkeys(EXCAPE_FACES, 0.0), "4": 1.0})
             for die in reader().read(image)]
-    ui.app.camera_feed = settled_feed(image, dice, zones=("ladder.3", "ladder.3"))
+    # the mat seen from above at 3 px a mm, the dice's middle on rung 3's
+    layout = mat_layout("excape", "A3", 3)
+    rung = layout.zone("ladder.3")
+    x, y = np.mean([[die.x, die.y] for die in dice], axis=0)
+    pose = MatPose(np.array([[1 / 3, 0, rung.x - x / 3], [0, 1 / 3, rung.y - y / 3], [0, 0, 1]]), 0.0, (), ())
+    ui.app.camera_feed = settled_feed(image, dice, (pose, layout))
     open_camera(ui)
     ui.tap(ui.one("DieBox", text="X 60%"))
     ui.tap(ui.one("FaceChoice", face="3"))
