@@ -162,7 +162,8 @@ def test_on_the_mat_dice_a_placement_knocked_off_left_on_the_ladder_are_said_the
     state = match("excape", 3, ["roll 7 6", "roll 4 6", "roll 2 1", "roll 4 3", "place 5", "roll 6 1"]).state
     left = judge(state, [lettered(f) for f in "4361"], 0.98, zones=["ladder.5", "ladder.5", "ladder.3", "ladder.3"])
     assert left.kind == CONTRADICTION
-    assert translate(left.reason, "en") == "the dice on rung 5 are knocked off by this placement: give them back to their owner"
+    assert translate(left.reason, "en") == \
+        "the dice on rung 5 are knocked off by this placement: give them back to their owner"
     given_back = judge(state, [lettered("6"), lettered("1")], 0.98, zones=["ladder.3", "ladder.3"])
     assert given_back.kind == AUTO and str(given_back.candidates[0]) == "place 3"
     # the placement alone explains the dice, if none had lain still: no roll to have knocked a die of
