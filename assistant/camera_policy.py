@@ -6,19 +6,22 @@
 ``camera.auto_apply`` ("auto"), else the best two are offered for the players to confirm
 ("offer"); a reading that changed but that nothing the rules allow explains is a
 "contradiction", with the reason in the players' words (the engine's own where it has one). A
-reading that shows nothing new is no event.
+reading that shows nothing new is no event. Where each seat's dice are of its player's colour
+(Excape's), another seat's dice rolled out of turn are said, and so is a die of no player's colour
+where nothing explains the dice without it.
 """
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Collection, Sequence
 
-from assistant.reconcile import (MIN_SHARE, Explanation, Reading, Zones, chains, explain, faces_read, moved_dice,
-                                 moves_dice, new_dice, nothing_new, rolled_faces, roll_line, zoned_dice)
+from assistant.reconcile import (MIN_SHARE, Colours, Explanation, Reading, Zones, chains, explain, faces_read,
+                                 moved_dice, moves_dice, new_dice, nothing_new, rolled_faces, roll_line, unmatched,
+                                 zoned_dice)
 from assistant import reconcile_cards, reconcile_holdup
 from assistant.reconcile_cards import CardView
-from engine.core import Action, ParseError, State
+from engine.core import Action, Game, ParseError, State
 from engine.text import Text, listing, tr
 
 if TYPE_CHECKING:  # the session judges what the camera saw without loading the vision modules
@@ -41,27 +44,49 @@ class CameraEvent:
     reason: Text | str = ""  # why the reading cannot be, for a contradiction
 
 
-def judge(state: State, seen: Reading, auto_apply: float, stayed: int = 0, zones: Zones = ()) -> CameraEvent | None:
+def judge(state: State, seen: Reading, auto_apply: float, stayed: int = 0, zones: Zones = (), colours: Colours = (),
+          seat_colours: Sequence[str] = ()) -> CameraEvent | None:
     """The event for the dice ``seen`` (face -> probability for each die read) in ``state``, of
     which ``stayed`` lay still since the last table the game agreed with (see ``DiceJudge``); on a
-    mat, each in its ``zones`` (see ``assistant.reconcile``)."""
+    mat, each in its ``zones``; where each seat's dice are of its colour (``seat_colours``, see
+    ``seat_dice_colours``), each of its ``colours`` (see ``assistant.reconcile``)."""
     if nothing_new(state, seen, zones):
         return None
-    explained = explain(state, seen, stayed, zones)
-    # dice that no move lays where they lie (only a die read off its zone explains them): said why
-    misplaced = misplaced_dice(state, seen, zones) if not explained or explained[0].fit < SURE_FIT else ""
-    if misplaced:
-        return CameraEvent(CONTRADICTION, (), misplaced)
+    # a colour no seat plays: a die of no player's, or one of theirs misnamed (its colour unsure)
+    foreign = [colour for colour in colours if colour and colour not in seat_colours] if seat_colours else []
+    colours = tuple(colour if colour in seat_colours else "" for colour in colours) if seat_colours else ()
+    explained = explain(state, seen, stayed, zones, colours, seat_colours)
+    # dice that nothing explains, or no move lays where they lie (only a die read off its zone, or
+    # of another seat's colour, explains them): said why
+    if not explained or explained[0].fit < SURE_FIT:
+        if foreign:
+            return CameraEvent(CONTRADICTION, (), tr("a die of colour {colour} is on the table, and no player has "
+                                                     "that colour: take it away", colour=tr(foreign[0])))
+        misplaced = misplaced_dice(state, seen, zones) or wrong_owner(state, seen, zones, colours, seat_colours)
+        if misplaced:
+            return CameraEvent(CONTRADICTION, (), misplaced)
     return decide(explained, auto_apply, lambda: why_unexplained(state, seen, stayed, zones))
 
 
-class DiceJudge:
-    """Judges one table's dice observations in turn (``judge``). A die lying untouched as the
-    last observation the game agreed with (one judged no contradiction) saw it was not thrown
-    since. An observation the game refused is no such mark: a roll seen with a stray die beside
-    it is still to be played once the stray is taken away, though its dice lay still meanwhile."""
+def seat_dice_colours(game: Game, colours: Sequence[str], known: Collection[str]) -> tuple[str, ...]:
+    """The colour of each seat's dice (the players' ``colours``) where the game's dice are the
+    seats' (``Game.seat_dice``) and the dice reader can tell every one apart (``known``: the colours
+    it names, its palette); else (): the dice are then told apart by their faces and places only."""
+    if not game.seat_dice or len(set(colours)) != len(colours) or not set(colours) <= set(known):
+        return ()
+    return tuple(colours)
 
-    def __init__(self) -> None:
+
+class DiceJudge:
+    """Judges one table's dice observations in turn (``judge``), for a match whose seats play dice
+    of ``seat_colours`` (see ``seat_dice_colours``; () where colours tell no seat's dice apart). A
+    die lying untouched as the last observation the game agreed with (one judged no contradiction)
+    saw it was not thrown since. An observation the game refused is no such mark: a roll seen with
+    a stray die beside it is still to be played once the stray is taken away, though its dice lay
+    still meanwhile."""
+
+    def __init__(self, seat_colours: Sequence[str] = ()) -> None:
+        self.seat_colours = tuple(seat_colours)
         self._agreed: tuple = ()
 
     def stayed(self, observation: Observation) -> int:
@@ -74,8 +99,13 @@ class DiceJudge:
         """The game agrees with ``observation``: the dice lying still are measured from it on."""
         self._agreed = observation.dice
 
+    def judge(self, state: State, observation: Observation, auto_apply: float, stayed: int) -> CameraEvent | None:
+        """The event for ``observation`` in ``state``, of which ``stayed`` dice lay still."""
+        return judge(state, observation.faces(), auto_apply, stayed, observation.zones, observation.colours(),
+                     self.seat_colours)
+
     def __call__(self, state: State, observation: Observation, auto_apply: float) -> CameraEvent | None:
-        event = judge(state, observation.faces(), auto_apply, self.stayed(observation), observation.zones)
+        event = self.judge(state, observation, auto_apply, self.stayed(observation))
         if event is None or event.kind != CONTRADICTION:
             self.agreed(observation)
         return event
@@ -164,6 +194,23 @@ def why_unexplained(state: State, seen: Reading, stayed: int = 0, zones: Zones =
         return _count_problem(state, len(seen), bool(zones)) or tr("no roll of {game} shows {faces}",
                                                                     game=state.game.title, faces=listing(faces))
     return reason or _count_problem(state, len(seen), bool(zones)) or tr("no roll the rules allow now shows these dice")
+
+
+def wrong_owner(state: State, seen: Reading, zones: Zones, colours: Colours, seat_colours: Sequence[str]) -> Text | str:
+    """Where the dice read beyond the table's are all of one seat's colour and the roll now is
+    another seat's: whose dice they are and whose turn it is ("" otherwise)."""
+    if not colours:
+        return ""
+    thrown = {colours[die] for die in unmatched(state, seen, zones, colours, seat_colours)}
+    rollers = list(dict.fromkeys(owner for chain in chains(state, moves=bool(zones))
+                                 for owner in chain.owners[len(chain.lying):] if owner is not None))
+    if len(thrown) != 1 or not thrown <= set(seat_colours) or not rollers or \
+            thrown <= {seat_colours[seat] for seat in rollers}:
+        return ""
+    colour = thrown.pop()
+    return tr("{owner}'s dice ({colour}) were rolled, and it is {player}'s turn",
+              owner=tr("player {number}", number=seat_colours.index(colour) + 1), colour=tr(colour),
+              player=tr("player {number}", number=rollers[0] + 1))
 
 
 def misplaced_dice(state: State, seen: Reading, zones: Zones) -> Text | str:

@@ -2,9 +2,9 @@
 
 A roll adds its dice to those lying on the table: after an outcome the camera should see the
 dice of the position it was rolled in (``State.table_view()``, every "dice" list in it) and the
-roll's own faces. (Not those of the position after it: when a roll ends a turn or a round at
-once, an Excape X on a re-roll or the last roll of a round of the roll-off, the engine moves on
-while the dice still lie where they fell.)
+roll's own faces, where the table it leaves lays them (``State.table_after``: when a roll ends a
+turn or a round at once, an Excape X on a re-roll or the last roll of a round of the roll-off,
+the engine moves on while the dice still lie where they fell).
 
 The candidates are the legal ways the reading may have come about:
 - at a roll, each outcome;
@@ -25,6 +25,10 @@ read in another zone than the table lays it counts ZONE_MISS times less). The ca
 a decision that moves dice into a zone (Excape's ``place 3``: the roll moved onto rung 3), alone or
 followed by the next roll, as candidates beside the re-rolls; decisions weigh alike among
 themselves. Off such a mat a decision moves nothing the camera can tell apart: it is entered by touch.
+
+Where each seat's dice are of its own colour (Excape's), the dice are paired with the table's by
+colour too (a die read of another colour than its owner's counts COLOUR_MISS times less): whose
+dice were rolled or moved is then seen, not only their faces.
 """
 from __future__ import annotations
 
@@ -48,6 +52,11 @@ ZONE_MISS = 0.005
 # there stays unseen for every roll until it moves: each of those rolls would be refused); the
 # roll itself, in the roll area, is read whole
 UNSEEN = 0.05
+Colours = Sequence[str]  # each die read: its body colour (a palette name, "" unread); () unread
+Owners = Sequence[str | None]  # each face of a table: the colour of its owner's dice (None: anyone's)
+# a die read of another colour than the owner of the face it is paired with: that much less likely
+# (and, as a die off its zone, below camera_policy.SURE_FIT: nothing is applied with it)
+COLOUR_MISS = 0.005
 
 
 @dataclass(frozen=True)
@@ -80,19 +89,27 @@ def table_dice(state: State) -> list[str]:
     return dice_in(state.table_view())
 
 
-def zoned_dice(view: Any, path: tuple[str, ...] = ()) -> list[tuple[str, str | None]]:
+def zoned_dice(view: Any) -> list[tuple[str, str | None]]:
     """(face, zone) of every die listed under a "dice" key of a table view, at any depth: the zone
     of the game's mat (config/mats) that the keys it is listed under name, None where they name none."""
-    found: list[tuple[str, str | None]] = []
+    return [(face, zone) for face, zone, _ in placed_dice(view)]
+
+
+def placed_dice(view: Any, path: tuple[str, ...] = (),
+                owner: int | None = None) -> list[tuple[str, str | None, int | None]]:
+    """(face, zone, owner) of every die listed under a "dice" key of a table view, at any depth
+    (as ``zoned_dice``), with the seat of the "owner" listed beside it (None where none is)."""
+    found: list[tuple[str, str | None, int | None]] = []
     if isinstance(view, Mapping):
+        owner = view.get("owner", owner)
         for key, value in view.items():
             if key == "dice" and isinstance(value, list):
-                found.extend((str(face), mat_zone(path)) for face in value)
+                found.extend((str(face), mat_zone(path), owner) for face in value)
             else:
-                found.extend(zoned_dice(value, path + (str(key),)))
+                found.extend(placed_dice(value, path + (str(key),), owner))
     elif isinstance(view, list):
         for item in view:
-            found.extend(zoned_dice(item, path))
+            found.extend(placed_dice(item, path, owner))
     return found
 
 
@@ -135,13 +152,30 @@ def new_dice(state: State, seen: Reading, zones: Zones = ()) -> list[str]:
 def moved_dice(state: State, seen: Reading, zones: Zones) -> list[tuple[str, str | None]]:
     """(face, zone) of the dice read (most probable faces) in their ``zones`` where the table
     lays no die of their face (in that zone, or anywhere when it does not say where)."""
-    left = zoned_dice(state.table_view())
+    faces = faces_read(seen)
+    return [(faces[die], zones[die]) for die in unmatched(state, seen, zones)]
+
+
+def unmatched(state: State, seen: Reading, zones: Zones = (), colours: Colours = (),
+              seat_colours: Sequence[str] = ()) -> list[int]:
+    """The dice read (most probable faces) that the table lays no die of their face for: in their
+    ``zones`` (or anywhere when the table does not say where), or anywhere off a mat (no ``zones``);
+    where each seat's dice are of its colour (``seat_colours``), of their ``colours`` too (a colour
+    unnamed, or a die of nobody's: any)."""
+    def lies(die: int, face: str, table_die: tuple[str, str | None, int | None], exact: bool) -> bool:
+        table_face, where, owner = table_die
+        zone = zones[die] if zones else None
+        colour = colours[die] if colours and seat_colours else ""
+        return table_face == face and (where == zone if exact else where is None or not zones) and (
+            not colour or owner is None or seat_colours[owner] == colour)
+
+    left = placed_dice(state.table_view())
     moved = []
-    for face, zone in zip(faces_read(seen), zones):
-        lying = next((d for d in left if d == (face, zone)), None) or next(
-            (d for d in left if d[0] == face and d[1] is None), None)
+    for die, face in enumerate(faces_read(seen)):
+        lying = next((d for d in left if lies(die, face, d, True)), None) or next(
+            (d for d in left if lies(die, face, d, False)), None)
         if lying is None:
-            moved.append((face, zone))
+            moved.append(die)
         else:
             left.remove(lying)
     return moved
@@ -156,36 +190,49 @@ def nothing_new(state: State, seen: Reading, zones: Zones = ()) -> bool:
 EXACT_UP_TO = 8  # dice paired exactly up to this many; beyond, greedily (a full Excape ladder)
 
 
-def likelihood(seen: Reading, faces: Sequence[str], zones: Zones = (), where: Zones = (),
-               zoned: bool = True) -> float:
+def likelihood(seen: Reading, faces: Sequence[str], zones: Zones = (), where: Zones = (), strict: bool = True,
+               colours: Colours = (), whose: Owners = (), best: bool = False) -> float:
     """P(the dice read | the table shows ``faces``): the mean, over the ways of pairing the dice
     read with the faces (dice have no order on the table), of the product of each read die's
     probability for its face; 0 when the counts differ. With the dice's ``zones`` and the zone
     ``where`` the table lays each face (None: anywhere), a die paired with a face of another zone
-    counts ZONE_MISS times less (not when ``zoned`` is False), and one die lying beyond the roll
-    area may go unseen (UNSEEN). Beyond EXACT_UP_TO dice, the best pairing (found greedily)
-    stands in for the mean."""
+    counts ZONE_MISS times less, and one die lying beyond the roll area may go unseen (UNSEEN).
+    With the dice's ``colours`` and the colour of each face's owner (``whose``, None: anyone's),
+    a die paired with a face of another colour counts COLOUR_MISS times less. Neither counts when
+    ``strict`` is False. With ``best``, the product of the likeliest pairing instead of the mean.
+    Beyond EXACT_UP_TO dice, the best pairing (found greedily) stands in for the mean."""
     if zones and where and len(faces) == len(seen) + 1:
-        return UNSEEN * sum(likelihood(seen, [*faces[:j], *faces[j + 1:]], zones, [*where[:j], *where[j + 1:]], zoned)
-                            for j, lies in enumerate(where) if lies not in (None, THROWN))
+        each = [likelihood(seen, [*faces[:j], *faces[j + 1:]], zones, [*where[:j], *where[j + 1:]], strict, colours,
+                           [*whose[:j], *whose[j + 1:]], best)
+                for j, lies in enumerate(where) if lies not in (None, THROWN)]
+        return UNSEEN * (max(each, default=0.0) if best else sum(each))
     if len(seen) != len(faces):
         return 0.0
-    odds = [_zone_odds(zone, where) for zone in zones] if zoned and zones and where else None
+    odds = _odds(zones, where, colours, whose) if strict else None
     if len(faces) > EXACT_UP_TO:
         return _greedy(seen, faces, odds)
-    sums = {0: 1.0}  # faces used (bit mask) -> sum of the products over the pairings of the first dice read
+    sums = {0: 1.0}  # faces used (bit mask) -> sum (best: max) of the products over the pairings of the first dice
     for d, die in enumerate(seen):
         step: dict[int, float] = defaultdict(float)
         for used, product in sums.items():
             for index, face in enumerate(faces):
                 if not used >> index & 1 and die.get(face, 0.0) > 0:
-                    step[used | 1 << index] += product * die[face] * (odds[d][index] if odds else 1.0)
+                    pairing, key = product * die[face] * (odds[d][index] if odds else 1.0), used | 1 << index
+                    step[key] = max(step[key], pairing) if best else step[key] + pairing
         sums = step
-    return sum(sums.values()) / math.factorial(len(faces))
+    return max(sums.values(), default=0.0) if best else sum(sums.values()) / math.factorial(len(faces))
 
 
-def _zone_odds(zone: str | None, where: Zones) -> list[float]:
-    return [1.0 if lies is None or lies == zone else ZONE_MISS for lies in where]
+def _odds(zones: Zones, where: Zones, colours: Colours, whose: Owners) -> list[list[float]] | None:
+    """For each die read and each face: how much less likely the pairing is for where the die lies
+    and its colour (1 where both are the face's, or nothing says: a colour unnamed, a face nobody's)."""
+    zoned, coloured = bool(zones and where), bool(colours and whose)
+    if not zoned and not coloured:
+        return None
+    count = len(zones) if zoned else len(colours)
+    return [[(ZONE_MISS if zoned and where[f] is not None and where[f] != zones[d] else 1.0) *
+             (COLOUR_MISS if coloured and colours[d] and whose[f] not in (None, colours[d]) else 1.0)
+             for f in range(len(where) if zoned else len(whose))] for d in range(count)]
 
 
 def _greedy(seen: Reading, faces: Sequence[str], odds: list[list[float]] | None = None) -> float:
@@ -214,8 +261,8 @@ def _greedy_matrix(weights: list[list[float]]) -> list[tuple[int, int]]:
 class Chain:
     """A way the dice may change now: ``actions`` (a re-roll or a decision that moves dice first,
     if any, then the outcome, if any), their chance, the dice lying before the roll, the roll's
-    faces, the position after, and the mat zone where each die of ``lying + rolled`` lies (None:
-    anywhere)."""
+    faces, the position after, the mat zone where each die of ``lying + rolled`` lies (None:
+    anywhere) and the seat that owns it (None: nobody)."""
 
     actions: tuple[Action, ...]
     chance: Fraction
@@ -223,6 +270,7 @@ class Chain:
     rolled: list[str]
     after: State
     where: tuple[str | None, ...] = ()
+    owners: tuple[int | None, ...] = ()
 
 
 def chains(state: State, moves: bool = False) -> Iterator[Chain]:
@@ -241,36 +289,38 @@ def chains(state: State, moves: bool = False) -> Iterator[Chain]:
         yield from _rolls(state.apply(decision), (decision,), prior)
     for decision in moving:
         after = state.apply(decision)
-        lying = zoned_dice(after.table_view())
-        yield Chain((decision,), prior, [face for face, _ in lying], [], after, tuple(zone for _, zone in lying))
+        lying = placed_dice(after.table_view())
+        yield Chain((decision,), prior, [face for face, _, _ in lying], [], after, tuple(zone for _, zone, _ in lying),
+                    tuple(owner for _, _, owner in lying))
         yield from _rolls(after, (decision,), prior)
 
 
 def _rolls(state: State, before: tuple[Action, ...], prior: Fraction) -> Iterator[Chain]:
-    lying = zoned_dice(state.table_view())
-    faces_lying, zones_lying = [face for face, _ in lying], tuple(zone for _, zone in lying)
+    lying = placed_dice(state.table_view())
+    faces_lying = [face for face, _, _ in lying]
+    zones_lying, owners_lying = tuple(zone for _, zone, _ in lying), tuple(owner for _, _, owner in lying)
     for outcome, chance in state.chance_outcomes():
         faces = rolled_faces(outcome)
         if faces is not None:
             after = state.apply(outcome)
+            thrown = _thrown(lying, faces, state.table_after(outcome))
             yield Chain(before + (outcome,), prior * Fraction(chance), faces_lying, faces, after,
-                        zones_lying + _rolled_zones(lying, faces, after))
+                        zones_lying + tuple(zone for zone, _ in thrown), owners_lying + tuple(o for _, o in thrown))
 
 
-def _rolled_zones(lying: list[tuple[str, str | None]], faces: list[str], after: State) -> tuple[str | None, ...]:
-    """Where the dice of a roll showing ``faces`` lie: where ``after`` lays dice of those faces
-    beyond those ``lying`` (the roll showing); a roll that ended the turn at once (the game moved
-    on, its dice still lie where they fell) where the game shows its rolls, if it does."""
-    view = after.table_view()
-    left = list((Counter(zoned_dice(view)) - Counter(lying)).elements())
-    thrown = THROWN if isinstance(view, Mapping) and "showing" in view else None
-    zones = []
+def _thrown(lying: list[tuple[str, str | None, int | None]], faces: list[str],
+            view: Any) -> list[tuple[str | None, int | None]]:
+    """(zone, owner) of each die of a roll showing ``faces``: as the table it leaves (``view``, see
+    ``State.table_after``) lays dice of those faces beyond those ``lying`` (anywhere, nobody's,
+    where it does not show them)."""
+    left = list((Counter(placed_dice(view)) - Counter(lying)).elements())
+    placed = []
     for face in faces:
         found = next((d for d in left if d[0] == face), None)
         if found is not None:
             left.remove(found)
-        zones.append(found[1] if found else thrown)
-    return tuple(zones)
+        placed.append(found[1:] if found else (None, None))
+    return placed
 
 
 def _is_reroll(state: State, decision: Action) -> bool:
@@ -289,9 +339,11 @@ def moves_dice(state: State, decision: Action) -> bool:
     return bool(zoned(state.apply(decision).table_view()) - zoned(state.table_view()))
 
 
-def explain(state: State, seen: Reading, stayed: int = 0, zones: Zones = ()) -> list[Explanation]:
+def explain(state: State, seen: Reading, stayed: int = 0, zones: Zones = (), colours: Colours = (),
+            seat_colours: Sequence[str] = ()) -> list[Explanation]:
     """Every legal chain that explains the dice ``seen``, of which ``stayed`` lay still since the
-    last table the game agreed with (and, on a mat whose zones tell where dice lie, each in its ``zones``),
+    last table the game agreed with (and, on a mat whose zones tell where dice lie, each in its ``zones``;
+    where each seat's dice are of its own colour, ``seat_colours``, each die of its ``colours``),
     grouped by the table it leaves, most probable first; [] when none does or the reading shows
     nothing new."""
     if nothing_new(state, seen, zones):
@@ -301,16 +353,22 @@ def explain(state: State, seen: Reading, stayed: int = 0, zones: Zones = ()) -> 
         if len(chain.lying) < stayed:
             continue
         faces = chain.lying + chain.rolled
-        weight = float(chain.chance) * likelihood(seen, faces, zones, chain.where)
+        whose = [None if owner is None else seat_colours[owner] for owner in chain.owners] if seat_colours else ()
+        weight = float(chain.chance) * likelihood(seen, faces, zones, chain.where, True, colours, whose)
         if weight > 0:
             key = (_sorted_dice(chain.after.table_view()), tuple(sorted(faces)))
             group = groups.setdefault(key, [[], 0.0, 0.0])
             group[0].append(chain.actions)
             group[1] += weight
-            # how well its dice lie in their zones: 1 where each is read in its own, ZONE_MISS a die off it
-            anywhere = (float(chain.chance) * likelihood(seen, faces, zones, chain.where, zoned=False)
-                        if zones else weight)
-            group[2] = max(group[2], weight / anywhere if anywhere > 0 else 1.0)  # (greedy pairings may differ)
+            # how well its dice lie in their zones and owners' colours, paired at best: 1 where each
+            # is read in its own, ZONE_MISS a die off it, COLOUR_MISS one of another colour (the mean
+            # over the pairings would also count those that swap dice of one face among zones or owners)
+            if zones or whose:
+                paired = likelihood(seen, faces, zones, chain.where, True, colours, whose, best=True)
+                anywhere = likelihood(seen, faces, zones, chain.where, False, best=True)
+                group[2] = max(group[2], paired / anywhere if anywhere > 0 else 1.0)  # (greedy pairings may differ)
+            else:
+                group[2] = 1.0
     total = sum(weight for _, weight, _ in groups.values())
     ranked = sorted(groups.values(), key=lambda g: (-g[1], tuple(a.sort_key() for a in g[0][0])))
     return [Explanation(tuple(found), weight / total, min(fit, 1.0)) for found, weight, fit in ranked]

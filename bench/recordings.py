@@ -26,7 +26,8 @@ camera then also sees each placement on a rung, and the watch counts include the
 Then the shares of the rolls offered right, the median latency, the ms per frame filming and
 reading (one thread), and each roll the camera missed or applied wrong, with what it said. Knocked dice are measured apart on the first
 ``KNOCK_ROLLS`` rolls of the first ``KNOCK_GAMES`` seeds, judged per roll: what the camera said
-while the die lay knocked, and once it was put back.
+while the die lay knocked, and once it was put back. Where dice belong to seats (Excape), dice
+thrown out of turn likewise: how many were said as contradictions, and how soon.
 
     .venv/bin/python bench/recordings.py [--games 20] [--first-seed 1000] [--only GAME ...] [--mat]
 """
@@ -47,7 +48,8 @@ import cv2
 from assistant import cli
 from assistant import settings as settings_mod
 from assistant.camera_policy import AUTO, CONTRADICTION, OFFER, DiceJudge
-from assistant.commands.watch import Play, game_mats, verdict, watch_folder
+from assistant.commands.watch import Play, dice_colours, game_mats, verdict, watch_folder
+from engine import registry
 from engine.match import Match
 from vision.live import GameWatcher, Observation, TableWatcher
 from vision.synth import recording
@@ -67,6 +69,7 @@ class Watched:
     auto_apply: float
     film_ms: float  # per frame
     read_ms: float
+    seat_colours: tuple[str, ...]  # of each seat's dice, where colours tell them apart
 
 
 def film_and_read(game: str, players: int, seed: int, events: tuple[str, ...], rolls: int | None = None,
@@ -89,13 +92,13 @@ def film_and_read(game: str, players: int, seed: int, events: tuple[str, ...], r
         done = time.perf_counter()
         truth = Match.load(folder / "truth.json")
     return Watched(log, truth, observations, frames, settings["camera.auto_apply"],
-                   (filmed - start) * 1000 / frames, (done - filmed) * 1000 / frames)
+                   (filmed - start) * 1000 / frames, (done - filmed) * 1000 / frames, dice_colours(settings, truth))
 
 
 def as_watch_judges(run: Watched) -> dict:
     """watch --truth's report on the readings."""
     # the dice are filmed without cards: the rolls are to be seen, and on a mat the placements
-    play = Play(Match(run.truth.game, run.truth.players), run.truth, run.auto_apply, ("dice",))
+    play = Play(Match(run.truth.game, run.truth.players), run.truth, run.auto_apply, ("dice",), run.seat_colours)
     for observation in run.observations:
         play.observe(observation)
     return play.report(run.frames, run.log["fps"])
@@ -106,7 +109,7 @@ def per_roll(run: Watched) -> list[dict]:
     it was made in; None when nothing was read), the first event, and the events after it (in
     the position after the roll), with their frames."""
     states, rolls = run.truth.states(), run.log["rolls"]
-    judge_dice = DiceJudge()
+    judge_dice = DiceJudge(run.seat_colours)
     judged = []
     for number, roll in enumerate(rolls):
         end = rolls[number + 1]["still"] if number + 1 < len(rolls) else run.frames
@@ -210,6 +213,29 @@ def measure_knocks(game: str, players_of, seeds: range) -> None:
         f"{n} x {knocked}, then {back} once put back" for (knocked, back), n in outcomes.most_common()))
 
 
+def measure_out_of_turn(game: str, players_of, seeds: range) -> None:
+    """Dice thrown by another seat before the roll (``out_of_turn``): said, and how soon."""
+    delays, others = [], Counter()
+    planted = 0
+    for seed in seeds:
+        run = film_and_read(game, players_of(seed), seed, ("out_of_turn",), KNOCK_ROLLS)
+        states, judge_dice = run.truth.states(), DiceJudge(run.seat_colours)
+        for wrong in run.log["planted"]:
+            planted += 1
+            before = states[run.log["rolls"][wrong["roll"]]["action"]]
+            for observation in (o for o in run.observations if wrong["still"] <= o.frame <= wrong["until"]):
+                event = judge_dice(before, observation, run.auto_apply)
+                if event is not None:
+                    if event.kind == CONTRADICTION:
+                        delays.append((observation.frame - wrong["still"]) / run.log["fps"])
+                    else:
+                        others[_short((observation, event))] += 1
+                    break
+    said = (f" after median {statistics.median(delays):.2f} s, longest {max(delays):.2f} s" if delays else "")
+    print(f"  dice thrown out of turn ({len(seeds)} games, the first {KNOCK_ROLLS} rolls): said as contradictions "
+          f"{len(delays)}/{planted}{said}" + "".join(f"; {n} {kind}" for kind, n in others.items()))
+
+
 def _short(item: tuple | None) -> str:
     return "nothing" if item is None else {AUTO: "applied as a roll", OFFER: "offered as a roll",
                                            CONTRADICTION: "a contradiction"}[item[1].kind]
@@ -232,6 +258,8 @@ def main() -> None:
             continue
         measure(game, players_of, seeds)
         measure_knocks(game, players_of, seeds[:KNOCK_GAMES])
+        if registry.game_class(game).seat_dice:
+            measure_out_of_turn(game, players_of, seeds[:KNOCK_GAMES])
 
 
 if __name__ == "__main__":

@@ -203,6 +203,9 @@ class Game(ABC):
     # Dice printed with symbols of their own (read against faces enrolled from the table's own
     # dice) rather than standard pips.
     printed_dice: ClassVar[bool] = False
+    # Each seat plays dice of its own colour (the player's): the dice the table view lists with an
+    # "owner" are that seat's, and a die of no player's colour is none of the game's.
+    seat_dice: ClassVar[bool] = False
 
     def __init__(self, num_players: int, options: Mapping[str, Any] | None = None):
         if not self.min_players <= num_players <= self.max_players:

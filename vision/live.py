@@ -58,6 +58,10 @@ class Observation:
         """Each die's face probabilities."""
         return [die.faces for die in self.dice]
 
+    def colours(self) -> tuple[str, ...]:
+        """Each die's body colour (a palette name)."""
+        return tuple(die.colour for die in self.dice)
+
 
 class TableWatcher:
     def __init__(self, stable: StableReader):
@@ -214,16 +218,21 @@ def lying_still(before: tuple[DieReading, ...], now: tuple[DieReading, ...]) -> 
 
 def _twins(before: tuple[DieReading, ...], now: tuple[DieReading, ...], reach: float, turn: float) -> int:
     """How many dice of ``now`` have a die of ``before`` (each counted once) with their face and
-    colour, within ``reach`` of its side and ``turn`` degrees."""
+    colour (either unnamed: any), within ``reach`` of its side and ``turn`` degrees."""
     left, twins = list(before), 0
     for die in now:
-        twin = next((old for old in left if old.face == die.face and old.colour == die.colour
+        twin = next((old for old in left if old.face == die.face and _alike(old.colour, die.colour)
                      and math.hypot(old.x - die.x, old.y - die.y) <= reach * max(old.box[1])
                      and abs((old.box[2] - die.box[2] + 45) % 90 - 45) <= turn), None)
         if twin is not None:
             left.remove(twin)
             twins += 1
     return twins
+
+
+def _alike(colour: str, other: str) -> bool:
+    """Two dice's colours may be one die's: the same, or either unnamed (unsure, see ``Palette.name``)."""
+    return colour == other or not colour or not other
 
 
 class GameWatcher:

@@ -113,7 +113,7 @@ def consensus(readings: Sequence[list], agree: int, near: float = NEAR) -> list 
     """The reading that at least ``agree`` frames share (the same dice, each within ``near`` of
     its side of the same place), each die's probabilities averaged over them (and so its face:
     the likeliest on average) and its colour the one most of them name (the latest of the most
-    named); None if none does. Of the readings most frames share, the latest is reported."""
+    named; those unsure of it name none); None if none does. Of the readings most frames share, the latest is reported."""
     anchor, twins = None, []
     for frame in reversed(readings):
         matched = [t for other in readings if (t := _twins(frame, other, near)) is not None]
@@ -123,8 +123,14 @@ def consensus(readings: Sequence[list], agree: int, near: float = NEAR) -> list 
         return None
     return [replace(die, faces={face: round(sum(t[k].faces.get(face, 0.0) for t in twins) / len(twins), 4)
                                 for face in die.faces},
-                    colour=Counter(t[k].colour for t in reversed(twins)).most_common(1)[0][0])
+                    colour=_most_named([t[k].colour for t in reversed(twins)]))
             for k, die in enumerate(anchor)]
+
+
+def _most_named(colours: Sequence[str]) -> str:
+    """The colour most of ``colours`` name (the first of the most named), "" where none is named."""
+    named = Counter(colour for colour in colours if colour)
+    return named.most_common(1)[0][0] if named else ""
 
 
 def _twins(anchor: list, frame: list, near: float) -> list | None:

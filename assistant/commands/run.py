@@ -12,7 +12,7 @@ import threading
 import time
 from typing import Any, Callable
 
-from assistant.camera_policy import AUTO, DiceJudge, judge_cards
+from assistant.camera_policy import AUTO, DiceJudge, judge_cards, seat_dice_colours
 from assistant.display import draws_on_screen
 from assistant.session import Session
 from assistant.views import ERROR, ViewState
@@ -237,6 +237,7 @@ class Devices:
         from assistant.dice_readers import DiceReaders
         from vision.capture import CaptureError, CaptureThread, LatestFrame
         from vision.dice import DiceReaderError
+        from vision.dice_colours import Palette
         from vision.live import GameWatcher, Observation, TableWatcher
         from vision.live_cards import CardObservation
         from vision.stillness import StableReader
@@ -264,7 +265,8 @@ class Devices:
         card_reading: list = []  # the card watcher (None: why not said) and when the deck was learnt
         empty: list = []
         waiting: list = []  # card observations not yet judged
-        judge_dice = DiceJudge()
+        palette = Palette.parse(self.settings["vision.dice.palette"]).names
+        judge_dice, judged_match = DiceJudge(), None
         mats: dict[str, list] = {}  # each game's mats
         applying = None  # the position a roll seen was posted in, to be played (on the UI thread)
         while True:
@@ -321,6 +323,11 @@ class Devices:
             if state is None or state.is_terminal():
                 waiting = []
                 continue
+            # a match started or resumed: its seats' dice colours, and no die lying still from another
+            match = (session.view.match_id, tuple(seat.colour for seat in session.view.seats))
+            if match != judged_match:
+                judged_match = match
+                judge_dice = DiceJudge(seat_dice_colours(state.game, match[1], palette))
             # the auto-apply level is read each time: the settings screen changes it
             for observation in (o for o in seen if isinstance(o, Observation)):
                 event = judge_dice(state, observation, self.feed.auto_apply)

@@ -34,15 +34,16 @@ import json
 import statistics
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from assistant import settings as settings_mod
 from assistant.camera_policy import (AUTO, CONTRADICTION, OFFER, SURE_FIT, CameraEvent, DiceJudge, camera_sees,
-                                     card_steps, judge, judge_cards)
+                                     card_steps, judge_cards, seat_dice_colours)
 from engine import registry
 from engine.match import Match
 from vision.capture import CaptureError, FrameSource, ImageFolderSource, VideoFileSource
 from vision.card_model import CardModel, EnrolmentError
+from vision.dice_colours import Palette
 from vision.cards import CardReader
 from vision.live import GameWatcher, Observation, TableWatcher
 from vision.live_cards import CardObservation, CardWatcher
@@ -88,7 +89,7 @@ def run(args, settings) -> int:
     try:
         source.open()
         watcher = game_watcher(settings, game_class)
-        play = Play(match, truth, settings["camera.auto_apply"], watcher.reads)
+        play = Play(match, truth, settings["camera.auto_apply"], watcher.reads, dice_colours(settings, match))
         frames = watch(source, watcher, play)
     except CaptureError as exc:  # said on one line, with its fix
         raise OSError("; ".join(f"{a.source}: {a.problem}" + (f" ({a.fix})" if a.fix else "")
@@ -191,7 +192,8 @@ def watch_folder(folder: str | Path, watcher: GameWatcher) -> tuple[int, list[Ob
 class Play:
     """The match as the camera plays it, alone or beside the truth, with its events and counts."""
 
-    def __init__(self, match: Match, truth: Match | None, auto_apply: float, reads: tuple[str, ...] | None = None):
+    def __init__(self, match: Match, truth: Match | None, auto_apply: float, reads: tuple[str, ...] | None = None,
+                 seat_colours: Sequence[str] = ()):
         self.match = match
         self.auto_apply = auto_apply
         self.events: list[tuple[Observation | CardObservation, CameraEvent]] = []
@@ -204,7 +206,7 @@ class Play:
                      if truth is not None else [])
         self.seen_in_truth = len(self.seen)
         self._truth, self._reads = truth, reads
-        self._dice = DiceJudge()
+        self._dice = DiceJudge(seat_colours)
         self._play_to(self.seen[0][0] if self.seen else len(self.truth or ()))
 
     def _on_a_mat(self) -> None:
@@ -264,7 +266,7 @@ class Play:
     def _judge(self, state, observation: Observation | CardObservation, stayed: int) -> CameraEvent | None:
         if isinstance(observation, CardObservation):
             return judge_cards(state, observation.view, self.auto_apply)
-        return judge(state, observation.faces(), self.auto_apply, stayed, observation.zones)
+        return self._dice.judge(state, observation, self.auto_apply, stayed)
 
     def report(self, frames: int, fps: float) -> dict[str, Any]:
         if self.truth is not None:
@@ -282,6 +284,13 @@ class Play:
                           contradictions=sum(e.kind == CONTRADICTION for _, e in self.events),
                           latency_s_median=round(statistics.median(latencies), 3) if latencies else None)
         return report
+
+
+def dice_colours(settings, match: Match) -> tuple[str, ...]:
+    """The colour of each seat's dice in ``match`` (its players' colours), where the game's dice
+    are the seats' and the dice reader (``vision.dice.palette``) names them all; else ()."""
+    return seat_dice_colours(match.game, [player.colour for player in match.players],
+                             Palette.parse(settings["vision.dice.palette"]).names)
 
 
 def camera_steps(match: Match, reads: tuple[str, ...] | None = None) -> list[tuple[int, int]]:

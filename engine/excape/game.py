@@ -37,6 +37,7 @@ class ExcapeGame(Game):
     max_game_length = 200_000
     camera_actions = (Roll, Place)
     printed_dice = True  # 1-7 and X
+    seat_dice = True  # "the die's colour identifies its owner"
 
     def advise(self, state: ExcapeState) -> list[Advice]:
         from engine.excape.risk import advise

@@ -232,6 +232,18 @@ class ExcapeState(State):
             "showing": [{"owner": seat, "dice": roll.faces()} for seat, roll in self._showing()],
         }
 
+    def table_after(self, action) -> dict[str, Any]:
+        """A roll that ends a turn or the roll-off at once (an X on a re-roll, the last roll of a
+        round of the roll-off) still lies where it fell, beside the dice that lay there when it was
+        thrown: those and it, showing, with the pawns as the rules moved them."""
+        after = self.apply(action)
+        if not self.is_chance_node() or (after.seat, after.roll) == (self.seat, action) or (
+                after.rolloff is not None and after.rolloff.rolls[-1:] == (action,)):
+            return after.table_view()
+        view = self.table_view()
+        view["showing"].append({"owner": self.seat, "dice": action.faces()})
+        return view | {"pawns": list(after.pawns)}
+
     def summary(self) -> dict[str, Any]:
         return {
             "phase": self.phase,

@@ -1,8 +1,9 @@
 """A settled reading -> applied, offered, a contradiction with its reason, or no event."""
 import pytest
 
-from assistant.camera_policy import AUTO, CONTRADICTION, OFFER, DiceJudge, camera_sees, judge, why_unexplained
-from assistant.i18n import translate
+from assistant.camera_policy import (AUTO, CONTRADICTION, OFFER, DiceJudge, camera_sees, judge, seat_dice_colours,
+                                     why_unexplained)
+from assistant.i18n import translate, with_names
 from engine import registry
 from engine.match import Match
 from engine.table import EXCAPE_FACES
@@ -169,3 +170,66 @@ def test_on_the_mat_dice_a_placement_knocked_off_left_on_the_ladder_are_said_the
     # the placement alone explains the dice, if none had lain still: no roll to have knocked a die of
     assert translate(why_unexplained(state, [lettered("6"), lettered("1")], 1, ["ladder.3", "ladder.3"]), "en") \
         == "2 dice on the table: 2 were there, and Excape rolls 2: is a die off the mat, or outside its dice zones?"
+
+
+SEATS = ("red", "blue", "yellow")  # Excape: each seat's dice are of its player's colour
+
+
+def test_a_die_of_no_players_colour_beside_the_roll_is_said_by_its_colour():
+    rolloff = match("excape", 3).state
+    event = judge(rolloff, [lettered("4"), lettered("5"), lettered("2")], 0.98, colours=("red", "red", "green"),
+                  seat_colours=SEATS)
+    assert event.kind == CONTRADICTION and not event.candidates
+    assert translate(event.reason, "en") == \
+        "a die of colour green is on the table, and no player has that colour: take it away"
+    assert translate(event.reason, "fr") == \
+        "un dé de couleur verte est sur la table, et aucun joueur n'a cette couleur : retirez-le"
+    # a die of the roll named a colour nobody plays is one of the roll's all the same, its colour misread
+    misnamed = judge(rolloff, [lettered("4"), lettered("5")], 0.98, colours=("red", "white"), seat_colours=SEATS)
+    assert misnamed.kind == AUTO and str(misnamed.candidates[0]) == "roll 4 5"
+
+
+def test_another_players_dice_rolled_out_of_turn_are_said_and_not_applied():
+    rolloff = match("excape", 3).state  # player 1 (red) rolls first
+    dice = [lettered("4"), lettered("5")]
+    own = judge(rolloff, dice, 0.98, colours=("red", "red"), seat_colours=SEATS)
+    assert own.kind == AUTO and str(own.candidates[0]) == "roll 4 5"
+    blind = judge(rolloff, dice, 0.98, colours=("blue", "blue"))  # colours unused: faces only
+    assert blind.kind == AUTO
+    theirs = judge(rolloff, dice, 0.98, colours=("blue", "blue"), seat_colours=SEATS)
+    assert theirs.kind == CONTRADICTION and not theirs.candidates
+    assert translate(with_names(theirs.reason, ["Ana", "Ben", "Chloé"]), "en") == \
+        "Ben's dice (blue) were rolled, and it is Ana's turn"
+    # the deciding player's re-roll with their own dice is no contradiction
+    assert judge(EXCAPE_DECIDING, [lettered("X"), lettered("5")], 0.98, colours=("red", "red"),
+                 seat_colours=SEATS).kind == AUTO
+
+
+def test_the_judge_of_a_match_reads_the_colours_of_its_observations():
+    def read(*dice):  # (face, colour, x) of each Excape die
+        return Observation(0, 0, tuple(DieReading(float(x), 90.0, ((float(x), 90.0), (30.0, 30.0), 0.0), lettered(face),
+                                                  0.99, colour) for face, colour, x in dice))
+
+    rolloff = match("excape", 3).state
+    assert DiceJudge(SEATS)(rolloff, read(("4", "yellow", 60), ("5", "yellow", 150)), 0.98).kind == CONTRADICTION
+    assert DiceJudge()(rolloff, read(("4", "yellow", 60), ("5", "yellow", 150)), 0.98).kind == AUTO
+
+
+def test_colours_tell_the_seats_dice_apart_only_where_they_are_the_seats_and_the_reader_names_them_all():
+    palette = ("white", "black", "red", "blue", "yellow", "green")
+    excape, splitter = registry.make_game("excape", 3), registry.make_game("splitter", 3)
+    assert seat_dice_colours(excape, SEATS, palette) == SEATS
+    assert seat_dice_colours(excape, ("red", "blue", "pink"), palette) == ()  # pink: the reader cannot name it
+    assert seat_dice_colours(excape, ("red", "red", "blue"), palette) == ()  # two seats alike
+    assert seat_dice_colours(excape, ("red", "", "blue"), palette) == ()  # a player without a colour
+    assert seat_dice_colours(splitter, SEATS, palette) == ()  # everyone's dice
+
+
+def test_dice_out_of_turn_are_told_apart_by_colour_from_lying_dice_of_the_same_faces():
+    six = ("red", "blue", "yellow", "green", "purple", "orange")
+    rolloff = match("excape", 6, ["roll 3 3"]).state  # the first player's 3 and 3 lie; the second rolls
+    seen = [lettered("2"), lettered("3"), lettered("3"), lettered("3")]
+    event = judge(rolloff, seen, 0.98, colours=("orange", "orange", "red", "red"), seat_colours=six)
+    assert event.kind == CONTRADICTION
+    assert translate(with_names(event.reason, ["A", "B", "C", "D", "E", "F"]), "en") == \
+        "F's dice (orange) were rolled, and it is B's turn"

@@ -1,8 +1,8 @@
 """Dice read by the camera -> ranked candidate outcomes and chains (the players confirm one)."""
 import pytest
 
-from assistant.reconcile import (ZONE_MISS, dice_in, explain, greedy_pairs, likelihood, nothing_new, table_dice,
-                                 zoned_dice)
+from assistant.reconcile import (COLOUR_MISS, ZONE_MISS, dice_in, explain, greedy_pairs, likelihood, nothing_new,
+                                 table_dice, zoned_dice)
 from engine import registry
 from engine.match import Match
 from engine.table import EXCAPE_FACES
@@ -172,6 +172,35 @@ def test_a_die_read_in_another_zone_than_the_table_lays_it_weighs_less():
     assert likelihood(seen, ["4", "3"], ["roll", "roll"], ["roll", "roll"]) == pytest.approx(0.5)
     assert likelihood(seen, ["4", "3"], ["roll", "ladder.2"], ["roll", "roll"]) == pytest.approx(0.5 * ZONE_MISS)
     assert likelihood(seen, ["4", "3"], ["roll", "ladder.2"], [None, None]) == pytest.approx(0.5)  # anywhere
+
+
+def test_a_die_of_another_colour_than_its_owners_weighs_less_and_whose_dice_rolled_is_seen():
+    seen = [{"4": 1.0}, {"3": 1.0}]
+    assert likelihood(seen, ["4", "3"], colours=["red", "red"], whose=["red", "red"]) == pytest.approx(0.5)
+    assert likelihood(seen, ["4", "3"], colours=["red", "blue"], whose=["red", "red"]) == \
+        pytest.approx(0.5 * COLOUR_MISS)
+    assert likelihood(seen, ["4", "3"], colours=["red", "blue"], whose=[None, None]) == pytest.approx(0.5)  # nobody's
+    assert likelihood(seen, ["4", "3"], colours=["red", ""], whose=["red", "red"]) == pytest.approx(0.5)  # unnamed
+    colours = ("red", "blue", "yellow")
+    # P1 (red) deciding with 4 3 in the roll area; on the mat the roll may be kept on a rung and P2 (blue) roll
+    deciding = match("excape", 3, ["roll 7 6", "roll 4 6", "roll 2 1", "roll 4 3"]).state
+    dice, zones = [lettered("4"), lettered("3"), lettered("X"), lettered("5")], ["ladder.3", "ladder.3", "roll", "roll"]
+    [red, *_] = explain(deciding, dice, zones=zones, colours=["red", "red", "red", "red"], seat_colours=colours)
+    [blue, *_] = explain(deciding, dice, zones=zones, colours=["red", "red", "blue", "blue"], seat_colours=colours)
+    assert lines(blue)[0] == ["place 3", "roll X 5"] and blue.fit > 0.99
+    assert red.fit <= COLOUR_MISS  # P1's own dice thrown again after placing them: nothing fits
+
+
+def test_dice_alike_of_several_owners_fit_when_each_is_read_in_its_owners_colour():
+    four = ("red", "blue", "yellow", "green")
+    rolloff = match("excape", 4, ["roll 3 3"] * 3).state  # three seats' 3 and 3 lie; the fourth rolls
+    colours = [colour for colour in four for _ in range(2)]
+    [best, *_] = explain(rolloff, [lettered("3")] * 8, colours=colours, seat_colours=four)
+    assert str(best) == "roll 3 3" and best.fit == pytest.approx(1.0)  # not 16 of the 8! pairings
+    [swapped, *_] = explain(rolloff, [lettered("3")] * 8, colours=colours[2:] + colours[:2], seat_colours=four)
+    assert swapped.fit == pytest.approx(1.0)  # dice alike lie in any order
+    [odd, *_] = explain(rolloff, [lettered("3")] * 8, colours=colours[:-1] + ["red"], seat_colours=four)
+    assert odd.fit <= COLOUR_MISS  # three red dice: one is not where its owner's are
 
 
 def test_a_crowded_ladder_read_on_the_mat_is_paired_greedily_and_its_placement_found():

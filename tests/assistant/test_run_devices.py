@@ -222,6 +222,33 @@ def test_the_camera_plays_a_sure_roll_by_itself_and_announces_it(tmp_path, monke
     assert str(view.message.text) == "Camera: table: roll 3 5"
 
 
+def test_the_camera_says_whose_dice_were_rolled_out_of_turn_and_plays_nothing(tmp_path, monkeypatch):
+    import queue
+
+    from assistant.i18n import translate, with_names
+    from vision.dice import DieReading
+
+    def read(image):  # Ben's dice (the session gives the second player blue) showing 4 and 5
+        return [DieReading(40.0 + 60 * k, 60.0, ((40.0 + 60 * k, 60.0), (30.0, 30.0), 0.0), {face: 1.0}, 1.0, "blue")
+                for k, face in enumerate("45")]
+
+    camera_with(monkeypatch, StillSource(), read)
+    session = Session(Store(IN_MEMORY))
+    session.new_match("excape", ["Ana", "Ben", "Chloé"])  # Ana (red) rolls first
+    devices = devices_with(tmp_path, monkeypatch, **{"camera.source": "v4l2", "camera.fps": "30"})
+    posted = queue.Queue()
+    app = FakeApp()
+    app.post = posted.put
+    devices.start(session, app)
+    try:
+        run_posted(posted, lambda: session.view.message is not None and "Camera" in str(session.view.message.text))
+    finally:
+        devices.close()
+    said = translate(with_names(session.view.message.text, ["Ana", "Ben", "Chloé"]), "en")
+    assert said == "Camera: Ben's dice (blue) were rolled, and it is Ana's turn"
+    assert session.view.moves == 0
+
+
 class StillSource(FrameSource):
     """A camera looking at a table where nothing moves (each frame a new copy, so a read can
     tell which frame it got); ``broken`` makes it fail as an unplugged camera does."""

@@ -87,3 +87,21 @@ def test_table_view_shows_pawns_rungs_and_dice_in_hand():
     assert view["showing"] == [{"owner": 1, "dice": ["1", "6"]}]
     rolloff = ExcapeGame(3).new_initial_state().apply(ExcapeGame(3).parse_action("roll 7 X"))
     assert rolloff.table_view()["showing"] == [{"owner": 0, "dice": ["7", "X"]}]
+
+
+def test_a_roll_that_ends_the_turn_or_the_roll_off_still_lies_where_it_fell():
+    game = ExcapeGame(3)
+    match = Match(game, NAMES)
+    for line in ("roll 7 6", "roll 4 6"):
+        match.push(line)
+    last = game.parse_action("roll 2 1")  # the roll-off's last roll: Ana starts at once
+    assert match.state.apply(last).table_view()["showing"] == []
+    assert match.state.table_after(last)["showing"] == [
+        {"owner": 0, "dice": ["7", "6"]}, {"owner": 1, "dice": ["4", "6"]}, {"owner": 2, "dice": ["2", "1"]}]
+    for line in ("roll 2 1", "roll 4 3", "again"):
+        match.push(line)
+    bust = game.parse_action("roll X 2")  # an X on a re-roll: Ben's turn at once
+    assert match.state.apply(bust).table_view()["showing"] == []
+    assert match.state.table_after(bust)["showing"] == [{"owner": 0, "dice": ["X", "2"]}]
+    kept = game.parse_action("roll 2 3")  # shown by the position after it
+    assert match.state.table_after(kept) == match.state.apply(kept).table_view()

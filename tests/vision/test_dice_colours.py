@@ -35,6 +35,20 @@ def test_body_colour_is_named_despite_pips(body, pips, expected):
     assert PALETTE.name(die_patch(body, pips)) == expected
 
 
+def test_a_printed_symbol_covering_the_middle_of_the_face_leaves_the_body_colour():
+    patch = die_patch((75, 150, 40))  # green
+    middle, side = PATCH_SIDE // 2, PATCH_SIDE / PATCH_CONTEXT
+    half = int(0.3 * side)
+    patch[middle - half:middle + half, middle - half:middle + half] = (40, 220, 230)  # a bold yellow 6 and its line
+    assert PALETTE.name(patch) == "green"
+
+
+def test_a_colour_halfway_between_two_of_the_palette_is_not_named():
+    red, blue = np.array((42, 42, 184)), np.array((168, 74, 42))
+    assert PALETTE.name(die_patch(tuple(int(c) for c in (red + blue) / 2), (240, 240, 240))) == ""
+    assert PALETTE.name(die_patch(tuple(int(c) for c in 0.8 * red + 0.2 * blue), (240, 240, 240))) == "red"
+
+
 def test_dimmer_light_keeps_the_name():
     dim = tuple(int(c * 0.6) for c in (45, 40, 190))
     assert PALETTE.name(die_patch(dim, (200, 200, 200))) == "red"

@@ -90,6 +90,15 @@ def test_a_die_lies_still_in_its_place_with_its_face_and_colour_turned_the_same_
     assert lying_still((), [die(60, "3")]) == 0
 
 
+def test_a_die_whose_colour_was_unsure_once_is_still_the_die_that_lay_there():
+    from dataclasses import replace
+
+    before = (replace(die(60, "3"), colour="blue"), replace(die(150, "5"), colour=""))
+    now = [replace(die(60, "3"), colour=""), replace(die(150, "5"), colour="purple")]
+    assert lying_still(before, now) == 2  # unnamed (unsure) is any colour
+    assert lying_still(before, [replace(die(60, "3"), colour="purple")]) == 0  # named otherwise: another die
+
+
 def test_a_die_knocked_is_observed_with_the_die_that_lay_still_and_a_die_put_back_is_not():
     rolled, knocked = [die(60, "3"), die(150, "5")], [die(60, "3"), die(152, "6")]
     thrown = [die(100, "3"), die(200, "5")]

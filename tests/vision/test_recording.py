@@ -48,10 +48,21 @@ def test_a_filmed_game_reads_back_right_and_the_stray_die_is_said(game, players,
     assert len(said) == 1 and stray["still"] <= said[0]["frame"] <= stray["still"] + recording.FPS  # within 1 s
 
 
+def test_excape_dice_thrown_out_of_turn_are_said_within_a_second_and_the_right_roll_played_after(tmp_path, capsys):
+    log = recording.record("excape", 3, 3, tmp_path / "rec", events=("out_of_turn",), max_rolls=5)
+    [wrong] = log["planted"]
+    report = watched(tmp_path / "rec", log, capsys)
+    assert report["auto_wrong"] == 0 and report["auto_right"] + report["confirm_right"] == 5
+    said = [e for e in report["events"] if e["kind"] == "contradiction"]
+    assert len(said) == 1 and wrong["still"] <= said[0]["frame"] <= wrong["still"] + recording.FPS  # within 1 s
+    assert f"player {wrong['seat'] + 1}'s dice" in said[0]["reason"]
+
+
 def test_the_same_seed_films_the_same_frames(tmp_path):
     logs = [recording.record("holdup", 3, 5, tmp_path / name, events=recording.EVENT_KINDS, max_rolls=2)
             for name in ("a", "b")]
-    assert logs[0] == logs[1] and {p["kind"] for p in logs[0]["planted"]} == set(recording.EVENT_KINDS)
+    # Hold Up's dice are nobody's: no roll is out of turn
+    assert logs[0] == logs[1] and {p["kind"] for p in logs[0]["planted"]} == {"stray", "misplaced"}
     frames = [sorted((tmp_path / name / "frames").iterdir()) for name in ("a", "b")]
     assert len(frames[0]) == logs[0]["frames"]
     assert all(a.read_bytes() == b.read_bytes() for a, b in zip(*frames))

@@ -91,6 +91,9 @@ def test_a_still_die_read_in_two_colours_is_one_die_of_the_colour_most_frames_na
     frames = [[reading(100, "3", colour=colour)] for colour in ("purple", "white", "purple", "purple")]
     assert [d.colour for d in consensus(frames, agree=4)] == ["purple"]
     assert [d.colour for d in consensus(frames[:2], agree=2)] == ["white"]  # a tie: the latest
+    unsure = [[reading(100, "3", colour=colour)] for colour in ("", "", "purple", "")]
+    assert [d.colour for d in consensus(unsure, agree=4)] == ["purple"]  # the frames unsure of it name none
+    assert [d.colour for d in consensus(unsure[:2], agree=2)] == [""]
 
 
 def test_stable_reader_reports_once_per_still_period():

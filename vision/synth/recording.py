@@ -25,7 +25,9 @@ the roll onto its rung (and gives dislodged dice back), the table still after it
 Planted events (``events``), at seeded rolls: a *stray* die left on the table for one roll
 (nothing the rules allow explains what the camera sees: it should say a contradiction), and a
 *misplaced* die: after the table settled, a hand knocks one die of the roll to another face for
-a second, then puts it back (the table contradicts the game meanwhile).
+a second, then puts it back (the table contradicts the game meanwhile); where dice belong to seats,
+a roll *out of turn*: another seat throws its dice first, they lie a second, then it picks them up
+and the seat whose turn it is rolls (``seat``: who threw out of turn).
 
     python -m vision.synth.recording GAME OUT --seed N --players N [--events [KIND ...]] [--mat]
 """
@@ -72,7 +74,7 @@ JPEG_QUALITY = 92
 BACKGROUNDS = ("felt", "wood", "cardboard", "mat")
 SEAT_COLOURS = ("red", "blue", "yellow", "green", "purple", "orange")  # names the reader's palette knows
 TABLE_COLOUR = "white"  # dice that belong to nobody
-EVENT_KINDS = ("stray", "misplaced")
+EVENT_KINDS = ("stray", "misplaced", "out_of_turn")
 ROLLS_PER_EVENT = 20  # of each kind planted, one per this many rolls (at least one)
 LIGHT_DRIFT, SHADOW = 0.15, 0.1  # chance of each after a roll
 ROLLED = "rolled"  # where a thrown die lies until the game's view names its place
@@ -495,7 +497,7 @@ def film_match(match: Match, camera: Film, events: Sequence[str] = ()) -> dict[s
     planted: dict[str, set[int]] = {}
     for kind in EVENT_KINDS:
         planted[kind] = _event_rolls(camera.rng, len(roll_indices), set().union(*planted.values())) \
-            if kind in events else set()
+            if kind in events and (kind != "out_of_turn" or camera.dice.roller) else set()
     rolls, moves, planted_log, lights = [], [], [], []
     for index, action in enumerate(history):
         before = states[index]
@@ -509,6 +511,12 @@ def film_match(match: Match, camera: Film, events: Sequence[str] = ()) -> dict[s
         number = len(rolls)
         owner = camera.dice.roller(before) if camera.dice.roller else None
         stray = number in planted["stray"]
+        if number in planted["out_of_turn"]:
+            other = camera.rng.choice([seat for seat in range(match.game.num_players) if seat != owner])
+            wrong = camera.roll(dice_in(before.table_view()), str(before.sample_chance(camera.rng)).split()[1:], other,
+                                stray=False)
+            planted_log.append({"kind": "out_of_turn", "roll": number, "still": wrong, "until": camera.frames - 1,
+                                "seat": other})
         still = camera.roll(dice_in(before.table_view()), str(action).split()[1:], owner, stray)
         camera.place_thrown(dice_in(states[index + 1].table_view()))
         if stray:
