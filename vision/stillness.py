@@ -113,7 +113,8 @@ def consensus(readings: Sequence[list], agree: int, near: float = NEAR) -> list 
     """The reading that at least ``agree`` frames share (the same dice, each within ``near`` of
     its side of the same place), each die's probabilities averaged over them (and so its face:
     the likeliest on average) and its colour the one most of them name (the latest of the most
-    named; those unsure of it name none); None if none does. Of the readings most frames share, the latest is reported."""
+    named; those unsure of it name none); None if none does. Of the readings most frames share,
+    the latest is reported."""
     anchor, twins = None, []
     for frame in reversed(readings):
         matched = [t for other in readings if (t := _twins(frame, other, near)) is not None]
