@@ -72,7 +72,8 @@ def seat_dice_colours(game: Game, colours: Sequence[str], known: Collection[str]
     """The colour of each seat's dice (the players' ``colours``) where the game's dice are the
     seats' (``Game.seat_dice``) and the dice reader can tell every one apart (``known``: the colours
     it names, its palette); else (): the dice are then told apart by their faces and places only."""
-    if not game.seat_dice or len(set(colours)) != len(colours) or not set(colours) <= set(known):
+    if not game.seat_dice or len(colours) != game.num_players or len(set(colours)) != len(colours) \
+            or not set(colours) <= set(known):
         return ()
     return tuple(colours)
 

@@ -223,6 +223,7 @@ def test_colours_tell_the_seats_dice_apart_only_where_they_are_the_seats_and_the
     assert seat_dice_colours(excape, ("red", "red", "blue"), palette) == ()  # two seats alike
     assert seat_dice_colours(excape, ("red", "", "blue"), palette) == ()  # a player without a colour
     assert seat_dice_colours(splitter, SEATS, palette) == ()  # everyone's dice
+    assert seat_dice_colours(excape, SEATS[:2], palette) == ()  # the seats of another match
 
 
 def test_dice_out_of_turn_are_told_apart_by_colour_from_lying_dice_of_the_same_faces():
