@@ -62,10 +62,11 @@ class Rate:
 
 class CameraFeed:
     """The holder between the camera's threads (``show``, ``timed``, ``fed``, ``cards_fed``,
-    ``status``) and the camera screen (``snapshot``, ``auto_apply``)."""
+    ``status``) and the camera screen (``snapshot``, ``auto_apply``, ``seat_colours``)."""
 
     def __init__(self, auto_apply: float, clock: Callable[[], float] = time.monotonic):
         self.auto_apply = auto_apply  # what a corrected reading needs to be applied (camera.auto_apply)
+        self.seat_colours: tuple[str, ...] = ()  # the judged match's (camera_policy.seat_dice_colours)
         self.snapshot = Snapshot()  # replaced, never changed: read it without a lock
         self._clock = clock
         self._lock = threading.Lock()

@@ -8,13 +8,13 @@
 "contradiction", with the reason in the players' words (the engine's own where it has one). A
 reading that shows nothing new is no event. Where each seat's dice are of its player's colour
 (Excape's), another seat's dice rolled out of turn are said, and so is a die of no player's colour
-where nothing explains the dice without it.
+where the dice without it are explained.
 """
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Collection, Sequence
+from typing import TYPE_CHECKING, Collection, Mapping, Sequence
 
 from assistant.reconcile import (MIN_SHARE, Colours, Explanation, Reading, Zones, chains, explain, faces_read,
                                  moved_dice, moves_dice, new_dice, nothing_new, rolled_faces, roll_line, unmatched,
@@ -52,20 +52,36 @@ def judge(state: State, seen: Reading, auto_apply: float, stayed: int = 0, zones
     ``seat_dice_colours``), each of its ``colours`` (see ``assistant.reconcile``)."""
     if nothing_new(state, seen, zones):
         return None
-    # a colour no seat plays: a die of no player's, or one of theirs misnamed (its colour unsure)
-    foreign = [colour for colour in colours if colour and colour not in seat_colours] if seat_colours else []
+    # a colour no seat plays: a die of no player's, or one of theirs misnamed (taken as any colour)
+    foreign = {die: colour for die, colour in enumerate(colours) if colour and colour not in seat_colours} \
+        if seat_colours else {}
     colours = tuple(colour if colour in seat_colours else "" for colour in colours) if seat_colours else ()
     explained = explain(state, seen, stayed, zones, colours, seat_colours)
     # dice that nothing explains, or no move lays where they lie (only a die read off its zone, or
     # of another seat's colour, explains them): said why
     if not explained or explained[0].fit < SURE_FIT:
-        if foreign:
-            return CameraEvent(CONTRADICTION, (), tr("a die of colour {colour} is on the table, and no player has "
-                                                     "that colour: take it away", colour=tr(foreign[0])))
-        misplaced = misplaced_dice(state, seen, zones) or wrong_owner(state, seen, zones, colours, seat_colours)
-        if misplaced:
-            return CameraEvent(CONTRADICTION, (), misplaced)
+        problem = (_foreign_die(state, seen, zones, colours, seat_colours, foreign)
+                   or misplaced_dice(state, seen, zones) or wrong_owner(state, seen, zones, colours, seat_colours))
+        if problem:
+            return CameraEvent(CONTRADICTION, (), problem)
     return decide(explained, auto_apply, lambda: why_unexplained(state, seen, stayed, zones))
+
+
+def _foreign_die(state: State, seen: Reading, zones: Zones, colours: Colours, seat_colours: Sequence[str],
+                 foreign: Mapping[int, str]) -> Text | str:
+    """Where the dice read but those of a colour no player has (``foreign``: die -> its colour)
+    show nothing new or what the rules allow: the first of those, by its colour, to take away ("" where
+    they do not: something else is wrong)."""
+    if not foreign:
+        return ""
+    kept = [die for die in range(len(seen)) if die not in foreign]
+    rest, rest_zones = [seen[die] for die in kept], tuple(zones[die] for die in kept) if zones else ()
+    rest_colours = tuple(colours[die] for die in kept) if colours else ()
+    without = explain(state, rest, 0, rest_zones, rest_colours, seat_colours)
+    if nothing_new(state, rest, rest_zones) or without and without[0].fit >= SURE_FIT:
+        return tr("a die of colour {colour} is on the table, and no player has that colour: take it away",
+                  colour=tr(next(iter(foreign.values()))))
+    return ""
 
 
 def seat_dice_colours(game: Game, colours: Sequence[str], known: Collection[str]) -> tuple[str, ...]:

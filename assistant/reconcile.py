@@ -52,7 +52,7 @@ ZONE_MISS = 0.005
 # there stays unseen for every roll until it moves: each of those rolls would be refused); the
 # roll itself, in the roll area, is read whole
 UNSEEN = 0.05
-Colours = Sequence[str]  # each die read: its body colour (a palette name, "" unread); () unread
+Colours = Sequence[str]  # each die read: its body colour (a palette name, "" unsure: any); () unread
 Owners = Sequence[str | None]  # each face of a table: the colour of its owner's dice (None: anyone's)
 # a die read of another colour than the owner of the face it is paired with: that much less likely
 # (and, as a die off its zone, below camera_policy.SURE_FIT: nothing is applied with it)
@@ -65,7 +65,8 @@ class Explanation:
     first is the one to apply), their share of the weight of every explanation, and how well the
     table they leave fits the reading (``fit``: its likelihood over that of the reading's own
     likeliest table; 1 where every place is as read, and for dice, whose chains leave the dice
-    read, except on a mat where a die lies off the zone the table lays it in: see ZONE_MISS)."""
+    read, except where a die lies off the zone the table lays it in on a mat, or is read of another
+    colour than its owner's, at the best pairing: see ZONE_MISS, COLOUR_MISS)."""
 
     chains: tuple[tuple[Action, ...], ...]
     share: float
@@ -153,7 +154,7 @@ def moved_dice(state: State, seen: Reading, zones: Zones) -> list[tuple[str, str
     """(face, zone) of the dice read (most probable faces) in their ``zones`` where the table
     lays no die of their face (in that zone, or anywhere when it does not say where)."""
     faces = faces_read(seen)
-    return [(faces[die], zones[die]) for die in unmatched(state, seen, zones)]
+    return [(faces[die], zones[die] if zones else None) for die in unmatched(state, seen, zones)]
 
 
 def unmatched(state: State, seen: Reading, zones: Zones = (), colours: Colours = (),
@@ -169,16 +170,17 @@ def unmatched(state: State, seen: Reading, zones: Zones = (), colours: Colours =
         return table_face == face and (where == zone if exact else where is None or not zones) and (
             not colour or owner is None or seat_colours[owner] == colour)
 
-    left = placed_dice(state.table_view())
+    left, faces = placed_dice(state.table_view()), faces_read(seen)
     moved = []
-    for die, face in enumerate(faces_read(seen)):
-        lying = next((d for d in left if lies(die, face, d, True)), None) or next(
-            (d for d in left if lies(die, face, d, False)), None)
+    # the dice of a named colour first: one unnamed may lie where either does
+    for die in sorted(range(len(faces)), key=lambda die: not (colours and seat_colours and colours[die])):
+        lying = next((d for d in left if lies(die, faces[die], d, True)), None) or next(
+            (d for d in left if lies(die, faces[die], d, False)), None)
         if lying is None:
             moved.append(die)
         else:
             left.remove(lying)
-    return moved
+    return sorted(moved)
 
 
 def nothing_new(state: State, seen: Reading, zones: Zones = ()) -> bool:
@@ -348,7 +350,7 @@ def explain(state: State, seen: Reading, stayed: int = 0, zones: Zones = (), col
     nothing new."""
     if nothing_new(state, seen, zones):
         return []
-    groups: dict[tuple, list] = {}  # the table left -> [chains, weight, zone fit]
+    groups: dict[tuple, list] = {}  # the table left -> [chains, weight, fit]
     for chain in chains(state, moves=bool(zones)):
         if len(chain.lying) < stayed:
             continue

@@ -1,7 +1,7 @@
 """How well the dice reader names a die's body colour: seeded synthetic scenes of Excape's dice
 (printed faces, the six seat colours, 30 px) under light gradients, glare, blur and noise, each die
-read from one frame as the live loop reads it (`vision.dice.DiceReader` with the configured
-palette). Prints how many dice were named right, named wrong, and left unnamed (an unsure colour,
+read from one frame (`vision.dice.DiceReader` with the configured palette: the colour is named
+alike whatever its faces are read against). Prints how many dice were named right, named wrong, and left unnamed (an unsure colour,
 see `vision.dice_colours.Palette.name`), with the wrong ones. Asserts nothing.
 
     .venv/bin/python bench/dice_colours.py [--scenes 150] [--die-px 30]

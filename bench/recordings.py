@@ -219,10 +219,10 @@ def measure_out_of_turn(game: str, players_of, seeds: range) -> None:
     planted = 0
     for seed in seeds:
         run = film_and_read(game, players_of(seed), seed, ("out_of_turn",), KNOCK_ROLLS)
-        states, judge_dice = run.truth.states(), DiceJudge(run.seat_colours)
+        states = run.truth.states()
         for wrong in run.log["planted"]:
             planted += 1
-            before = states[run.log["rolls"][wrong["roll"]]["action"]]
+            before, judge_dice = states[run.log["rolls"][wrong["roll"]]["action"]], DiceJudge(run.seat_colours)
             for observation in (o for o in run.observations if wrong["still"] <= o.frame <= wrong["until"]):
                 event = judge_dice(before, observation, run.auto_apply)
                 if event is not None:

@@ -59,7 +59,7 @@ class Observation:
         return [die.faces for die in self.dice]
 
     def colours(self) -> tuple[str, ...]:
-        """Each die's body colour (a palette name)."""
+        """Each die's body colour (a palette name; "" where unsure)."""
         return tuple(die.colour for die in self.dice)
 
 
@@ -205,13 +205,13 @@ def _outside(zone, point) -> float:
 
 def same_dice(before: tuple[DieReading, ...], now: tuple[DieReading, ...]) -> bool:
     """Whether ``now`` shows every die of ``before`` where it lay or was put back by a hand (the same
-    face and colour within half a die, turned any way), and no other."""
+    face and colour, an unsure one any, within half a die, turned any way), and no other."""
     return len(before) == len(now) == _twins(before, now, 0.5, 45.0)
 
 
 def lying_still(before: tuple[DieReading, ...], now: tuple[DieReading, ...]) -> int:
-    """How many dice of ``now`` lie untouched since ``before`` saw them: the face and colour of one
-    of its dice, within a quarter of a die of where it lay and turned less than ``UNTOUCHED_TURN``.
+    """How many dice of ``now`` lie untouched since ``before`` saw them: the face and colour (an
+    unsure one: any) of one of its dice, within a quarter of a die of where it lay and turned less than ``UNTOUCHED_TURN``.
     A thrown die may land near a die like the one that lay there, but seldom also square to it."""
     return _twins(before, now, 0.25, UNTOUCHED_TURN)
 

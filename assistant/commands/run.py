@@ -265,7 +265,10 @@ class Devices:
         card_reading: list = []  # the card watcher (None: why not said) and when the deck was learnt
         empty: list = []
         waiting: list = []  # card observations not yet judged
-        palette = Palette.parse(self.settings["vision.dice.palette"]).names
+        try:
+            palette = Palette.parse(self.settings["vision.dice.palette"]).names
+        except ValueError:  # said by the dice reader, which cannot be built with it: no colours then
+            palette = ()
         judge_dice, judged_match = DiceJudge(), None
         mats: dict[str, list] = {}  # each game's mats
         applying = None  # the position a roll seen was posted in, to be played (on the UI thread)
@@ -324,10 +327,11 @@ class Devices:
                 waiting = []
                 continue
             # a match started or resumed: its seats' dice colours, and no die lying still from another
-            match = (session.view.match_id, tuple(seat.colour for seat in session.view.seats))
+            match = (id(state.game), session.view.match_id, tuple(seat.colour for seat in session.view.seats))
             if match != judged_match:
                 judged_match = match
-                judge_dice = DiceJudge(seat_dice_colours(state.game, match[1], palette))
+                judge_dice = DiceJudge(seat_dice_colours(state.game, match[2], palette))
+                self.feed.seat_colours = judge_dice.seat_colours
             # the auto-apply level is read each time: the settings screen changes it
             for observation in (o for o in seen if isinstance(o, Observation)):
                 event = judge_dice(state, observation, self.feed.auto_apply)

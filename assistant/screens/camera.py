@@ -136,7 +136,8 @@ class CameraScreen(Screen):
         self.cancel()
         state = app.session.position
         event = None if state is None or state.is_terminal() else judge(
-            state, [die.faces for die in self.dice], app.camera_feed.auto_apply, zones=self._zones)
+            state, [die.faces for die in self.dice], app.camera_feed.auto_apply, zones=self._zones,
+            colours=tuple(die.colour for die in self.dice), seat_colours=app.camera_feed.seat_colours)
         if event is None:
             app.session.tell(tr("Nothing new in the corrected dice."))
         else:

@@ -187,6 +187,10 @@ def test_a_die_of_no_players_colour_beside_the_roll_is_said_by_its_colour():
     # a die of the roll named a colour nobody plays is one of the roll's all the same, its colour misread
     misnamed = judge(rolloff, [lettered("4"), lettered("5")], 0.98, colours=("red", "white"), seat_colours=SEATS)
     assert misnamed.kind == AUTO and str(misnamed.candidates[0]) == "roll 4 5"
+    # and where the others are wrong too, the rules' reason is said, not the odd colour
+    wrong_too = judge(rolloff, [{"4": 1.0}, {"7": 1.0}, lettered("2")], 0.98, colours=("red", "red", "green"),
+                      seat_colours=SEATS)
+    assert wrong_too.kind == CONTRADICTION and "green" not in translate(wrong_too.reason, "en")
 
 
 def test_another_players_dice_rolled_out_of_turn_are_said_and_not_applied():

@@ -2,7 +2,7 @@
 import pytest
 
 from assistant.reconcile import (COLOUR_MISS, ZONE_MISS, dice_in, explain, greedy_pairs, likelihood, nothing_new,
-                                 table_dice, zoned_dice)
+                                 table_dice, unmatched, zoned_dice)
 from engine import registry
 from engine.match import Match
 from engine.table import EXCAPE_FACES
@@ -201,6 +201,13 @@ def test_dice_alike_of_several_owners_fit_when_each_is_read_in_its_owners_colour
     assert swapped.fit == pytest.approx(1.0)  # dice alike lie in any order
     [odd, *_] = explain(rolloff, [lettered("3")] * 8, colours=colours[:-1] + ["red"], seat_colours=four)
     assert odd.fit <= COLOUR_MISS  # three red dice: one is not where its owner's are
+
+
+def test_the_dice_read_of_a_named_colour_are_matched_with_the_table_first():
+    rolloff = match("excape", 3, ["roll 3 4", "roll 3 5"]).state  # red's 3 4 and blue's 3 5 lie
+    seen = [lettered(face) for face in "3345"]
+    assert unmatched(rolloff, seen, (), ("", "red", "red", "blue"), ("red", "blue", "yellow")) == []
+    assert unmatched(rolloff, seen, (), ("yellow", "red", "red", "blue"), ("red", "blue", "yellow")) == [0]
 
 
 def test_a_crowded_ladder_read_on_the_mat_is_paired_greedily_and_its_placement_found():
