@@ -249,6 +249,31 @@ def test_the_camera_says_whose_dice_were_rolled_out_of_turn_and_plays_nothing(tm
     assert session.view.moves == 0
 
 
+def test_a_malformed_dice_palette_leaves_the_camera_reading_without_colours(tmp_path, monkeypatch):
+    import queue
+
+    from vision.dice import DieReading
+
+    def read(image):  # Ben's blue dice out of turn: told apart only by their colour
+        return [DieReading(40.0 + 60 * k, 60.0, ((40.0 + 60 * k, 60.0), (30.0, 30.0), 0.0), {face: 1.0}, 1.0, "blue")
+                for k, face in enumerate("45")]
+
+    camera_with(monkeypatch, StillSource(), read)
+    session = Session(Store(IN_MEMORY))
+    session.new_match("excape", ["Ana", "Ben", "Chloé"])
+    devices = devices_with(tmp_path, monkeypatch, **{"camera.source": "v4l2", "camera.fps": "30",
+                                                     "vision.dice.palette": '["red"]'})
+    posted = queue.Queue()
+    app = FakeApp()
+    app.post = posted.put
+    devices.start(session, app)
+    try:
+        run_posted(posted, lambda: session.view.moves > 0)
+    finally:
+        devices.close()
+    assert session.view.last == "roll 4 5"  # read by faces alone: the camera went on
+
+
 class StillSource(FrameSource):
     """A camera looking at a table where nothing moves (each frame a new copy, so a read can
     tell which frame it got); ``broken`` makes it fail as an unplugged camera does."""
