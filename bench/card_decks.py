@@ -1,7 +1,7 @@
 """The card reader on decks of designs it has never seen, enrolled as a club would enrol them.
 
     .venv/bin/python bench/card_decks.py [--kinds hilo,uno,...] [--photos-per-face 2] [--keep DIR]
-                                         [--detector outlines|network]
+                                         [--detector both|outlines]
 
 For each design kind of ``vision.synth.card_designs``, a deck of a random design (seeds the card
 detector never trained on) is photographed one card per photo, as the photos of an enrolment are
@@ -87,7 +87,7 @@ def main() -> None:
     parser.add_argument("--kinds", default=",".join(DESIGN_KINDS))
     parser.add_argument("--photos-per-face", type=int, default=2)
     parser.add_argument("--keep", type=Path, help="write the photo folders here and keep them")
-    parser.add_argument("--detector", choices=("outlines", "network"), help="instead of vision.cards.detector")
+    parser.add_argument("--detector", choices=("both", "outlines"), help="instead of vision.cards.detector")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     params = ReaderParams.from_settings(settings_mod.load().section("vision.cards"))

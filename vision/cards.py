@@ -110,9 +110,10 @@ class CardReading:
 @dataclass(frozen=True)
 class ReaderParams:
     detect: DetectParams = field(default_factory=DetectParams)
-    # "outlines" (card_detect's cues) or "network" (the learned card_detector, on trial: better on
-    # decks unlike the development ones, not yet as good on them and on small cards on the mat)
-    detector: str = "outlines"
+    # "both": off the mat, card_detect's outline cues and the cards the learned card_detector finds
+    # that no cue outlines (a card whose print splits its outline into pieces, a white card on white
+    # paper); "outlines": the cues alone (no network run). On a mat, the cues alone either way.
+    detector: str = "both"
     detector_model: str = ""          # the network's ONNX file; empty: the packaged one
     min_score: float = 0.3            # least network score (0..1) of a card
     min_certainty: float = 0.9        # below this a candidate is "not a card"
@@ -124,8 +125,8 @@ class ReaderParams:
     @classmethod
     def from_settings(cls, section: Mapping[str, Any]) -> "ReaderParams":
         detector = str(section.get("detector", cls.detector))
-        if detector not in ("outlines", "network"):
-            raise ValueError(f"vision.cards.detector: {detector!r} is not 'outlines' or 'network'")
+        if detector not in ("both", "outlines"):
+            raise ValueError(f"vision.cards.detector: {detector!r} is not 'both' or 'outlines'")
         return cls(DetectParams.from_settings(section), detector,
                    str(section.get("detector_model", cls.detector_model)),
                    float(section.get("min_score", cls.min_score)),
@@ -219,9 +220,11 @@ class CardReader:
         """Card outlines, corners reordered so the first side is short (on a located mat, only
         those whose size in millimetres is a card's)."""
         if pose is None or layout is None:
-            return outlines(frame, self.params.detect, self.network)
+            cues, found = outlines(frame, self.params.detect, self.network)
+            return cues + found
         params, (w, h) = self._mat_params(frame.shape, pose, layout)
-        quads = self.network.find(frame) if self.network else card_detect.find_quads(frame, params, select=False)
+        # cards on a mat lie apart, each outlined by the cues; the network finds small ones less well
+        quads = card_detect.find_quads(frame, params, select=False)
         if not quads:
             return []
         corners = np.array([q.corners for q in quads])
@@ -338,14 +341,22 @@ class CardReader:
 
 def network(params: ReaderParams) -> CardDetector | None:
     """The learned card detector when the settings ask for it."""
-    return CardDetector(params.detector_model or MODEL, params.min_score) if params.detector == "network" else None
+    return CardDetector(params.detector_model or MODEL, params.min_score) if params.detector == "both" else None
 
 
-def outlines(frame: np.ndarray, detect: DetectParams, finder: CardDetector | None) -> list[np.ndarray]:
-    """Card outlines, the first side a short one: by the network when there is one."""
-    if finder is not None:
-        return [portrait(c.corners) for c in finder.find(frame)]
-    return [portrait(q.corners) for q in card_detect.find_quads(frame, detect, select=False)]
+SAME_CARD = 0.5  # least overlap (IoU) of the network's outline with a cue's for both to be one card
+
+
+def outlines(frame: np.ndarray, detect: DetectParams, finder: CardDetector | None
+             ) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """Card outlines, the first side a short one: the outline cues' (each on edges the photo
+    shows), and the cards that the network, when there is one, finds and no cue outlines (its
+    outline is its guess of the whole card; where a cue outlines the card, the cue's is kept)."""
+    cues = [portrait(q.corners) for q in card_detect.find_quads(frame, detect, select=False)]
+    if finder is None:
+        return cues, []
+    found = [portrait(c.corners) for c in finder.find(frame)]
+    return cues, [q for q in found if not any(_iou(q, c) > SAME_CARD for c in cues)]
 
 
 def _lying_over(reading: CardReading, under: CardReading) -> bool:
@@ -493,7 +504,7 @@ def enrol(photos: Iterable[tuple[np.ndarray, Sequence[Box]]], params: ReaderPara
     value_x, value_y, groups, colour_x, colour_y = [], [], [], [], []
     corner_patches, corner_y, aspects = [], [], []
     for number, (image, boxes) in enumerate(photos):
-        quads = outlines(image, params.detect, finder)
+        cues, quads = _enrolment_outlines(image, len(boxes), params, finder)
         positives, unseen = [], []
         for box in boxes:
             colour, value = split_label(box.label)
@@ -517,10 +528,13 @@ def enrol(photos: Iterable[tuple[np.ndarray, Sequence[Box]]], params: ReaderPara
             if colour is not None and value != FACE_DOWN:
                 colour_x.extend(colour_features(faces[:1]))
                 colour_y.append(colour)
-            patches, labels, aspect = _corner_examples(image, corners, value)
-            corner_patches.append(patches)
-            corner_y.extend(labels)
-            aspects.append(aspect)
+            aspects.append(_aspect(corners))
+            if any(corners is q for q in cues):
+                # an index corner is learnt where it lies exactly: on the cues' outline, not on
+                # the network's guess of the whole card
+                patches, labels = _corner_examples(image, corners, value)
+                corner_patches.append(patches)
+                corner_y.extend(labels)
         negatives = [q for q in quads if not any(_iou(q, p) > 0.6 for p in positives)]
         if negatives:
             value_x.extend(shape_features(rectify(image, negatives)))
@@ -543,18 +557,34 @@ def enrol(photos: Iterable[tuple[np.ndarray, Sequence[Box]]], params: ReaderPara
 def unfound(image: np.ndarray, boxes: Sequence[Box], params: ReaderParams = ReaderParams()) -> list[tuple[Box, str]]:
     """The labelled boxes of one enrolment photo whose card :func:`enrol` would not find, each
     with why (a photo checked before it is kept)."""
-    quads = outlines(image, params.detect, network(params))
+    _, quads = _enrolment_outlines(image, len(boxes), params, network(params))
     return [(box, _why_missed(box, quads)) for box in boxes
             if _outline_for(box, quads, image.shape, alone=len(boxes) == 1) is None]
 
 
-def _corner_examples(image, quad, value) -> tuple[np.ndarray, list[str], float]:
+def _enrolment_outlines(image: np.ndarray, boxes: int, params: ReaderParams, finder: CardDetector | None
+                        ) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """The outline cues' outlines of an enrolment photo of ``boxes`` labelled cards, and all the
+    outlines that enrolment learns from: the network's too in a photo of one card. Several cards
+    in a photo lie in a hand, a pile or on a mat's places: the cues outline each whole card there,
+    and the network's guess of a partly hidden card's outline would teach the deck the cards over
+    it."""
+    cues, found = outlines(image, params.detect, finder if boxes == 1 else None)
+    return cues, cues + found
+
+
+def _aspect(quad: np.ndarray) -> float:
+    """Height / width of a card's outline (its first side a short one)."""
+    sides = np.linalg.norm(quad[[1, 2, 3, 0]] - quad, axis=1)
+    return float((sides[1] + sides[3]) / (sides[0] + sides[2]))
+
+
+def _corner_examples(image, quad, value) -> tuple[np.ndarray, list[str]]:
     """Index patches of an enrolled card's four corners at its size and a little smaller and
     larger (the size of a partly hidden card is guessed): its two index corners show its value,
-    the other two nothing; a back shows nothing anywhere. Also the card's height / width."""
+    the other two nothing; a back shows nothing anywhere."""
     sides = np.linalg.norm(quad[[1, 2, 3, 0]] - quad, axis=1)
-    width, height = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
-    aspect = float(height / width)
+    width, aspect = (sides[0] + sides[2]) / 2, _aspect(quad)
     corners = card_corners(quad)
     shown = [value, value, NO_INDEX, NO_INDEX] if value != FACE_DOWN else [NO_INDEX] * 4
     patches, labels = [], []
@@ -563,7 +593,7 @@ def _corner_examples(image, quad, value) -> tuple[np.ndarray, list[str], float]:
         labels += shown
     patches.append(soften(patches[0][:2]))
     labels += shown[:2]
-    return np.concatenate(patches), labels, aspect
+    return np.concatenate(patches), labels
 
 
 def _corner_negatives(image, cards: list[np.ndarray], unseen: list[Box], params: ReaderParams,
