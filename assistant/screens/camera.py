@@ -1,11 +1,14 @@
 """The camera's view: the live frame with each die's box, face and sureness, each card's outline,
 value and sureness on a play mat, the stillness, the frame rates and the reader's time per read.
-A tap on a die's box, then on the face it shows, corrects a misread die: the corrected reading is
+A tap on a die's box, then on the face it shows, corrects a misread die (where each seat's dice are
+of its colour, the die's colour is shown and can be corrected too): the corrected reading is
 judged as the camera's own readings are and handed to the session (applied, offered or said).
 The frame comes from the app's ``camera_feed``, polled with the clock: the camera's threads never
 touch the widgets.
 """
 from __future__ import annotations
+
+from dataclasses import replace
 
 from kivy.app import App
 from kivy.clock import Clock
@@ -35,6 +38,10 @@ class CameraScreen(Screen):
     picking = NumericProperty(-1)  # the die whose face the players are choosing
     pick_text = StringProperty("")
     face_rows = ListProperty([])
+    # the choices' grid: more than three rows of them (a die's faces and the seats' colours) fit
+    # at 800x480 only four across and 48 px high
+    choice_cols = NumericProperty(3)
+    choice_px = NumericProperty(56)
     suggestion_rows = ListProperty([])
     view = ObjectProperty(None, allownone=True)
 
@@ -118,14 +125,34 @@ class CameraScreen(Screen):
     # --- intents ---------------------------------------------------------------------------------
 
     def pick(self, index: int) -> None:
-        """A tap on die ``index``'s box: ask what it shows."""
+        """A tap on die ``index``'s box: ask what it shows (and, where each seat's dice are of its
+        colour, offer the seats' colours too)."""
         app = App.get_running_app()
         die = self.dice[index]
         self.picking = index
-        self.pick_text = app.tr("This die reads {face} ({percent}%). What does it show?", face=die.face,
-                                percent=round(100 * die.faces[die.face]))
-        self.face_rows = [{"text": face, "face": face, "screen": self} for face in die.faces]
+        self._ask(die)
+        self.face_rows = [{"text": face, "face": face, "colour": "", "screen": self} for face in die.faces] + \
+            [{"text": app.tr(colour), "face": "", "colour": colour, "screen": self}
+             for colour in app.camera_feed.seat_colours]
+        many = len(self.face_rows) > 9
+        self.choice_cols, self.choice_px = (4, 48) if many else (3, 56)
         self.ids.picture.place(self.dice, selected=index)
+
+    def _ask(self, die) -> None:
+        app = App.get_running_app()
+        percent = round(100 * die.faces[die.face])
+        self.pick_text = app.tr("This die reads {face} ({percent}%), colour {colour}. What does it show?",
+                                face=die.face, percent=percent, colour=app.tr(die.colour or "not read")) \
+            if app.camera_feed.seat_colours else \
+            app.tr("This die reads {face} ({percent}%). What does it show?", face=die.face, percent=percent)
+
+    def choose_colour(self, colour: str) -> None:
+        """The colour the picked die is (whose it is); its face is still to choose."""
+        dice = list(self.dice)
+        dice[self.picking] = replace(dice[self.picking], colour=colour)
+        self.dice = tuple(dice)
+        self._ask(self.dice[self.picking])
+        self.ids.picture.place(self.dice, selected=self.picking)
 
     def choose_face(self, face: str) -> None:
         """The face the picked die shows: the dice with it are judged and handed to the session."""
@@ -229,6 +256,7 @@ class CameraPicture(Widget):
             outline.text = f"{value}\n{round(100 * card.sure)}%"
             outline.rgba = _sureness_colour(card.sure)
         least = 48 * app.scale
+        seat_colours = app.camera_feed.seat_colours if app.camera_feed is not None else ()
         for index, (box, die) in enumerate(zip(boxes, self._dice)):
             corners = on_screen(die.corners())
             box.corners = [c for corner in corners for c in corner]
@@ -238,7 +266,9 @@ class CameraPicture(Widget):
             box.size = (side, side)
             box.center = (left + die.x * k, top - die.y * k)
             sure = die.faces[die.face]
-            box.text = f"{die.face} {round(100 * sure)}%"
+            # whose die it is, where each seat's dice are of its colour
+            colour = f" {app.tr(die.colour)}" if die.colour and seat_colours else ""
+            box.text = f"{die.face}{colour} {round(100 * sure)}%"
             box.rgba = palette.EXPLAIN if index == self._selected else _sureness_colour(sure)
             box.index, box.screen = index, self.screen
 
@@ -271,11 +301,17 @@ class DieBox(HidesTouches, ButtonBehavior, Widget):
 
 
 class FaceChoice(TouchButton):
+    """A face the picked die may show, or (``colour``) a colour it may be."""
+
     face = StringProperty("")
+    colour = StringProperty("")
     screen = ObjectProperty(None, allownone=True)
 
     def on_release(self):
-        self.screen.choose_face(self.face)
+        if self.colour:
+            self.screen.choose_colour(self.colour)
+        else:
+            self.screen.choose_face(self.face)
 
 
 SCREEN = CameraScreen

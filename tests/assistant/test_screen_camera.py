@@ -11,6 +11,7 @@ from assistant.commands.print_mat import mat_layout
 from assistant.session import Session
 from assistant.store import IN_MEMORY, Store
 from dice_support import reader, table
+from layout_check import findings
 from engine.table import EXCAPE_FACES
 from vision.live import TableWatcher
 from vision.mat import MatPose
@@ -101,6 +102,34 @@ def test_on_the_excape_mat_a_corrected_die_on_a_rung_plays_the_placement(ui, ses
     ui.tap(ui.one("DieBox", text="X 60%"))
     ui.tap(ui.one("FaceChoice", face="3"))
     assert session.view.last == "place 3"  # the dice laid on rung 3: seen on the mat only
+
+
+@pytest.mark.parametrize("players", [["Ana", "Ben", "Chloé"], ["Ana", "Ben", "Chloé", "Dan", "Eve", "Fay"]])
+def test_where_each_seat_s_dice_are_its_colour_a_die_s_colour_is_shown_and_can_be_corrected(ui, session, players):
+    ui.resize(800, 480)  # the kiosk's screen, where the choices must fit
+    session.new_match("excape", players)
+    colours = tuple(seat.colour for seat in session.view.seats)
+    ana, ben = colours[:2]
+    image = table(("4", "3"), seed=1)
+    # Ana's roll-off roll, one of her dice read as Ben's colour
+    dice = [replace(die, faces={**dict.fromkeys(EXCAPE_FACES, 0.0), die.face: 1.0},
+                    colour=ben if die.face == "3" else ana) for die in reader().read(image)]
+    feed = settled_feed(image, dice)
+    feed.seat_colours = colours  # as the kiosk sets them (camera_policy.seat_dice_colours)
+    ui.app.camera_feed = feed
+    open_camera(ui)
+    assert sorted(box.text for box in ui.widgets("DieBox")) == [f"3 {ben} 100%", f"4 {ana} 100%"]
+    ui.tap(ui.one("DieBox", text=f"3 {ben} 100%"))
+    assert ui.screen.pick_text == f"This die reads 3 (100%), colour {ben}. What does it show?"
+    ui.one("FaceChoice", colour=ana)  # the list is laid out
+    assert sorted(b.colour for b in ui.widgets("FaceChoice") if b.colour) == sorted(feed.seat_colours)
+    assert findings(ui) == []
+    ui.shot(f"camera-view-picking-a-colour-{len(players)}-players")
+    ui.tap(ui.one("FaceChoice", colour=ana))
+    assert ui.screen.pick_text == f"This die reads 3 (100%), colour {ana}. What does it show?"
+    assert session.view.moves == 0
+    ui.tap(ui.one("FaceChoice", face="3"))
+    assert session.view.last == "roll 4 3"
 
 
 def test_a_doubtful_correction_is_offered_to_confirm(ui, session):
