@@ -13,6 +13,7 @@ card must look and uses only its fastest cue; without one it searches the frame 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -141,7 +142,12 @@ class CardReader:
     def __init__(self, model: CardModel, params: ReaderParams = ReaderParams()):
         self.model = model
         self.params = params
-        self.network = network(params)
+
+    @cached_property
+    def network(self) -> CardDetector | None:
+        """The learned card detector, loaded when a frame off the mat is first read: on a mat the
+        outline cues alone find the cards, and the kiosk's live loop never needs it."""
+        return network(self.params)
 
     @classmethod
     def from_settings(cls, section: Mapping[str, Any], state_dir: str | Path) -> "CardReader":

@@ -87,6 +87,14 @@ def test_every_card_of_a_table_is_read(reader, players, seed):
         assert r.corners.shape == (4, 2)
 
 
+def test_on_the_mat_the_card_detector_network_is_not_even_loaded(enrolled):
+    reader = CardReader(enrolled[0])
+    layout = mat_layout("hilo", "A2", 2)
+    _, pairs, _, truth = read_and_match(reader, hilo_table(layout, 11), layout)
+    assert len(pairs) == len(truth) and "network" not in vars(reader)
+    assert reader.network is not None and "network" in vars(reader)  # off the mat, it is
+
+
 @pytest.mark.parametrize("quarter_turns", [1, 2, 3])
 def test_a_turned_camera_reads_the_same_cards(reader, quarter_turns):
     layout = mat_layout("hilo", "A2", 2)
