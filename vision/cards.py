@@ -8,7 +8,8 @@ Usage::
 
 Recognition needs an enrolment of the deck (:func:`enrol`, from labelled photos); see
 ``card_model``. With a located play mat (``pose`` and ``layout``) the reader knows how large a
-card must look and uses only its fastest cue; without one it searches the frame with every cue.
+card must look and uses only its fastest cue; without one it searches the frame with every cue and
+with the learned card detector.
 """
 from __future__ import annotations
 
@@ -215,8 +216,11 @@ class CardReader:
         classes = self.model.corners.classes
         shown, _ = mix_widths(readings, classes.index(NO_INDEX))
         shown = shown.reshape(len(quads), 2, -1).sum(axis=1)
-        evidence = np.full(values.shape, INDEX_FLOOR)
         value_classes = self.model.values.classes
+        # a value whose index the enrolment never showed (its cards outlined by the network alone)
+        # is left as read: the corners cannot tell it
+        unseen = [name not in classes and name not in (FACE_DOWN, NOT_A_CARD) for name in value_classes]
+        evidence = np.tile(np.where(unseen, 1.0, INDEX_FLOOR), (len(values), 1))
         for k, name in enumerate(c for c in classes if c != NO_INDEX):
             if name in value_classes:
                 evidence[:, value_classes.index(name)] += shown[:, k]
@@ -505,12 +509,15 @@ def enrol(photos: Iterable[tuple[np.ndarray, Sequence[Box]]], params: ReaderPara
     whole photo. ``jitter`` extra, slightly shifted outlines per card make the classifiers
     tolerant of imprecise corners; ``seed`` makes that repeatable."""
     rng = np.random.default_rng(seed)
-    finder = network(params)
+    finder: list[CardDetector | None] = []  # loaded for the first photo of one card
     report = EnrolReport()
     value_x, value_y, groups, colour_x, colour_y = [], [], [], [], []
     corner_patches, corner_y, aspects = [], [], []
     for number, (image, boxes) in enumerate(photos):
-        cues, quads = _enrolment_outlines(image, len(boxes), params, finder)
+        if len(boxes) == 1 and not finder:
+            finder.append(network(params))
+        cues, found = _enrolment_outlines(image, len(boxes), params, finder[0] if finder else None)
+        quads = cues + found
         positives, unseen = [], []
         for box in boxes:
             colour, value = split_label(box.label)
@@ -535,9 +542,9 @@ def enrol(photos: Iterable[tuple[np.ndarray, Sequence[Box]]], params: ReaderPara
                 colour_x.extend(colour_features(faces[:1]))
                 colour_y.append(colour)
             aspects.append(_aspect(corners))
-            if any(corners is q for q in cues):
-                # an index corner is learnt where it lies exactly: on the cues' outline, not on
-                # the network's guess of the whole card
+            if not any(corners is q for q in found):
+                # an index corner is learnt where it lies exactly: not on the network's guess of
+                # the whole card
                 patches, labels = _corner_examples(image, corners, value)
                 corner_patches.append(patches)
                 corner_y.extend(labels)
@@ -563,20 +570,20 @@ def enrol(photos: Iterable[tuple[np.ndarray, Sequence[Box]]], params: ReaderPara
 def unfound(image: np.ndarray, boxes: Sequence[Box], params: ReaderParams = ReaderParams()) -> list[tuple[Box, str]]:
     """The labelled boxes of one enrolment photo whose card :func:`enrol` would not find, each
     with why (a photo checked before it is kept)."""
-    _, quads = _enrolment_outlines(image, len(boxes), params, network(params))
+    cues, found = _enrolment_outlines(image, len(boxes), params, network(params) if len(boxes) == 1 else None)
+    quads = cues + found
     return [(box, _why_missed(box, quads)) for box in boxes
             if _outline_for(box, quads, image.shape, alone=len(boxes) == 1) is None]
 
 
 def _enrolment_outlines(image: np.ndarray, boxes: int, params: ReaderParams, finder: CardDetector | None
                         ) -> tuple[list[np.ndarray], list[np.ndarray]]:
-    """The outline cues' outlines of an enrolment photo of ``boxes`` labelled cards, and all the
-    outlines that enrolment learns from: the network's too in a photo of one card. Several cards
-    in a photo lie in a hand, a pile or on a mat's places: the cues outline each whole card there,
+    """The outlines that enrolment learns from in a photo of ``boxes`` labelled cards: the outline
+    cues', and the network's (see :func:`outlines`) in a photo of one card only. Several cards in
+    a photo lie in a hand, a pile or on a mat's places: the cues outline each whole card there,
     and the network's guess of a partly hidden card's outline would teach the deck the cards over
     it."""
-    cues, found = outlines(image, params.detect, finder if boxes == 1 else None)
-    return cues, cues + found
+    return outlines(image, params.detect, finder if boxes == 1 else None)
 
 
 def _aspect(quad: np.ndarray) -> float:

@@ -133,7 +133,7 @@ class CameraScreen(Screen):
         self._ask(die)
         self.face_rows = [{"text": face, "face": face, "colour": "", "screen": self} for face in die.faces] + \
             [{"text": app.tr(colour), "face": "", "colour": colour, "screen": self}
-             for colour in app.camera_feed.seat_colours]
+             for colour in seat_colours()]
         many = len(self.face_rows) > 9
         self.choice_cols, self.choice_px = (4, 48) if many else (3, 56)
         self.ids.picture.place(self.dice, selected=index)
@@ -143,7 +143,7 @@ class CameraScreen(Screen):
         percent = round(100 * die.faces[die.face])
         self.pick_text = app.tr("This die reads {face} ({percent}%), colour {colour}. What does it show?",
                                 face=die.face, percent=percent, colour=app.tr(die.colour or "not read")) \
-            if app.camera_feed.seat_colours else \
+            if seat_colours() else \
             app.tr("This die reads {face} ({percent}%). What does it show?", face=die.face, percent=percent)
 
     def choose_colour(self, colour: str) -> None:
@@ -256,7 +256,7 @@ class CameraPicture(Widget):
             outline.text = f"{value}\n{round(100 * card.sure)}%"
             outline.rgba = _sureness_colour(card.sure)
         least = 48 * app.scale
-        seat_colours = app.camera_feed.seat_colours if app.camera_feed is not None else ()
+        seats = seat_colours()
         for index, (box, die) in enumerate(zip(boxes, self._dice)):
             corners = on_screen(die.corners())
             box.corners = [c for corner in corners for c in corner]
@@ -267,10 +267,16 @@ class CameraPicture(Widget):
             box.center = (left + die.x * k, top - die.y * k)
             sure = die.faces[die.face]
             # whose die it is, where each seat's dice are of its colour
-            colour = f" {app.tr(die.colour)}" if die.colour and seat_colours else ""
+            colour = f" {app.tr(die.colour)}" if die.colour and seats else ""
             box.text = f"{die.face}{colour} {round(100 * sure)}%"
             box.rgba = palette.EXPLAIN if index == self._selected else _sureness_colour(sure)
             box.index, box.screen = index, self.screen
+
+
+def seat_colours() -> tuple[str, ...]:
+    """The colour of each seat's dice, where the game's dice are the seats' (else none)."""
+    feed = App.get_running_app().camera_feed
+    return feed.seat_colours if feed is not None else ()
 
 
 def _sureness_colour(sure: float) -> tuple:

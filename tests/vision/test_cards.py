@@ -240,10 +240,31 @@ def test_the_network_adds_the_cards_that_no_cue_outlines_and_a_card_both_outline
 def test_enrolment_learns_from_the_network_s_outlines_only_in_a_photo_of_one_card():
     scene = scattered_cards(["red 5"], seed=3, card_px=(130.0, 140.0))
     elsewhere = np.float32([[5, 5], [45, 5], [45, 65], [5, 65]])
-    cues, one = _enrolment_outlines(scene.frame, 1, ReaderParams(), FixedFinder(elsewhere))
-    assert len(one) == len(cues) + 1 and any(np.array_equal(portrait(elsewhere), q) for q in one)
-    several = _enrolment_outlines(scene.frame, 2, ReaderParams(), FixedFinder(elsewhere))[1]
-    assert len(several) == len(cues) and all(np.array_equal(a, b) for a, b in zip(several, cues))
+    cues, found = _enrolment_outlines(scene.frame, 1, ReaderParams(), FixedFinder(elsewhere))
+    assert cues and len(found) == 1 and np.array_equal(portrait(elsewhere), found[0])
+    assert _enrolment_outlines(scene.frame, 2, ReaderParams(), FixedFinder(elsewhere))[1] == []
+
+
+def test_an_index_corner_is_learnt_on_the_cues_outlines_and_not_on_the_network_s_guess(monkeypatch):
+    scene = scattered_cards(["red 5"], seed=3, card_px=(130.0, 140.0))
+    h, w = scene.frame.shape[:2]
+    guess = np.float32([[4, 4], [w - 5, 4], [w - 5, h - 5], [4, h - 5]])  # the whole photo: it takes it
+    monkeypatch.setattr(vision.cards, "network", lambda params: FixedFinder(guess))
+    learnt, learn = [], vision.cards._corner_examples
+    monkeypatch.setattr(vision.cards, "_corner_examples",
+                        lambda image, quad, value: learnt.append(quad) or learn(image, quad, value))
+    several = [(s.frame, boxes(s)) for s in scattered_enrolment(seed=0)[:2]]
+    _, report = enrol([(scene.frame, [Box(0, 0, w - 1, h - 1, "red 5")])] + several)
+    assert report.cards["red 5"] >= 1 and len(learnt) == sum(report.cards.values()) - 1
+    assert not any(np.allclose(np.sort(q, axis=0), np.sort(guess, axis=0)) for q in learnt)
+
+
+def test_enrolling_photos_of_several_cards_never_loads_the_network(monkeypatch):
+    monkeypatch.setattr(vision.cards, "network", lambda params: pytest.fail("the network was loaded"))
+    photos = [(s.frame, boxes(s)) for s in scattered_enrolment(seed=0)[:2]]
+    assert all(len(b) > 1 for _, b in photos)
+    enrol(photos)
+    assert vision.cards.unfound(*photos[0]) == []
 
 
 def test_a_deck_whose_print_splits_its_outline_is_enrolled_and_read_whole():
@@ -474,6 +495,16 @@ def test_a_card_read_whole_is_also_read_at_its_two_index_corners(index, expected
     read = reader._with_indices(np.full((300, 300, 3), 200, np.uint8), [quad], whole)
     assert ["queen", "king"][int(read[0, :2].argmax())] == expected
     assert corners.patches == 2 * len(vision.cards._NUDGES) * len(vision.cards.INDEX_SCALES)  # both, nudged, each width
+
+
+def test_a_value_whose_index_the_enrolment_never_showed_is_not_read_down_by_the_corners():
+    # aces enrolled only from photos the network outlined: the corner model knows no ace, and reads
+    # an ace's index a little like a king's
+    reader = CardReader(SimpleNamespace(values=SimpleNamespace(classes=["queen", "king", "ace", "not-a-card"]),
+                                        corners=ScriptedIndices([0.6, 0.0, 0.4]), aspect=1.4))
+    quad = np.float32([[100, 50], [200, 50], [200, 190], [100, 190]])
+    read = reader._with_indices(np.full((300, 300, 3), 200, np.uint8), [quad], np.array([[0.15, 0.2, 0.6, 0.05]]))
+    assert ["queen", "king", "ace"][int(read[0, :3].argmax())] == "ace"
 
 
 def test_a_card_is_read_at_its_place_and_only_places_that_show_something_are_looked_at(reader):
