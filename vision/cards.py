@@ -14,9 +14,9 @@ with the learned card detector.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from functools import cached_property
+from functools import cache, cached_property
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import cv2
 import numpy as np
@@ -509,14 +509,12 @@ def enrol(photos: Iterable[tuple[np.ndarray, Sequence[Box]]], params: ReaderPara
     whole photo. ``jitter`` extra, slightly shifted outlines per card make the classifiers
     tolerant of imprecise corners; ``seed`` makes that repeatable."""
     rng = np.random.default_rng(seed)
-    finder: list[CardDetector | None] = []  # loaded for the first photo of one card
+    finder = cache(lambda: network(params))  # loaded for the first photo of one card
     report = EnrolReport()
     value_x, value_y, groups, colour_x, colour_y = [], [], [], [], []
     corner_patches, corner_y, aspects = [], [], []
     for number, (image, boxes) in enumerate(photos):
-        if len(boxes) == 1 and not finder:
-            finder.append(network(params))
-        cues, found = _enrolment_outlines(image, len(boxes), params, finder[0] if finder else None)
+        cues, found = _enrolment_outlines(image, len(boxes), params, finder)
         quads = cues + found
         positives, unseen = [], []
         for box in boxes:
@@ -570,20 +568,20 @@ def enrol(photos: Iterable[tuple[np.ndarray, Sequence[Box]]], params: ReaderPara
 def unfound(image: np.ndarray, boxes: Sequence[Box], params: ReaderParams = ReaderParams()) -> list[tuple[Box, str]]:
     """The labelled boxes of one enrolment photo whose card :func:`enrol` would not find, each
     with why (a photo checked before it is kept)."""
-    cues, found = _enrolment_outlines(image, len(boxes), params, network(params) if len(boxes) == 1 else None)
+    cues, found = _enrolment_outlines(image, len(boxes), params, lambda: network(params))
     quads = cues + found
     return [(box, _why_missed(box, quads)) for box in boxes
             if _outline_for(box, quads, image.shape, alone=len(boxes) == 1) is None]
 
 
-def _enrolment_outlines(image: np.ndarray, boxes: int, params: ReaderParams, finder: CardDetector | None
-                        ) -> tuple[list[np.ndarray], list[np.ndarray]]:
+def _enrolment_outlines(image: np.ndarray, boxes: int, params: ReaderParams,
+                        finder: Callable[[], CardDetector | None]) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """The outlines that enrolment learns from in a photo of ``boxes`` labelled cards: the outline
     cues', and the network's (see :func:`outlines`) in a photo of one card only. Several cards in
     a photo lie in a hand, a pile or on a mat's places: the cues outline each whole card there,
     and the network's guess of a partly hidden card's outline would teach the deck the cards over
-    it."""
-    return outlines(image, params.detect, finder if boxes == 1 else None)
+    it. ``finder`` gives the network, asked for only in a photo of one card."""
+    return outlines(image, params.detect, finder() if boxes == 1 else None)
 
 
 def _aspect(quad: np.ndarray) -> float:

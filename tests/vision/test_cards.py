@@ -240,9 +240,9 @@ def test_the_network_adds_the_cards_that_no_cue_outlines_and_a_card_both_outline
 def test_enrolment_learns_from_the_network_s_outlines_only_in_a_photo_of_one_card():
     scene = scattered_cards(["red 5"], seed=3, card_px=(130.0, 140.0))
     elsewhere = np.float32([[5, 5], [45, 5], [45, 65], [5, 65]])
-    cues, found = _enrolment_outlines(scene.frame, 1, ReaderParams(), FixedFinder(elsewhere))
+    cues, found = _enrolment_outlines(scene.frame, 1, ReaderParams(), lambda: FixedFinder(elsewhere))
     assert cues and len(found) == 1 and np.array_equal(portrait(elsewhere), found[0])
-    assert _enrolment_outlines(scene.frame, 2, ReaderParams(), FixedFinder(elsewhere))[1] == []
+    assert _enrolment_outlines(scene.frame, 2, ReaderParams(), lambda: FixedFinder(elsewhere))[1] == []
 
 
 def test_an_index_corner_is_learnt_on_the_cues_outlines_and_not_on_the_network_s_guess(monkeypatch):
