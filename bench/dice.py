@@ -1,6 +1,7 @@
 """Dice reader figures: accuracy on the labelled photo folders (all, tune and held-out parts, the
 photos' middles enlarged twice, where the dice are twice as large, the photos reduced to half,
-the photos turned a quarter, and the labelled dice cut out, as --crops judges them), dice in
+the photos turned a quarter, and the labelled dice cut out, as --crops judges them), false dice
+on frames without one (photographs of playing cards, synthetic desks with printed things), dice in
 touching pairs on synthetic scenes, dice on synthetic photos of the printed mats without and
 with the empty table learnt, whether the learnt table is found stale once the camera or the mat
 moves, single-threaded speed per 640x640 frame, with the share of each stage, and where a read
@@ -34,6 +35,7 @@ from vision.evaluate import (Found, cut_out, enlarged_middle, evaluate, evaluate
                              read_labels, reduced_to_middle)
 from vision.stillness import StillnessGate
 from vision.synth.cards import Photo, mat_mask, mat_photo, moved_view
+from vision.synth.clutter import desk_scene
 from vision.synth.dice import Look, render_scene
 from vision.training.dice_data import split
 
@@ -50,6 +52,8 @@ MAT_SEEDS = range(10, 16)
 MAT_LIGHTS = (0.8, 0.9, 1.0, 1.05)  # the empty table learnt under the first three, read under the last
 MAT_DICE = ("white", "black", "red", "green", "blue", "yellow", "purple", "orange")
 TOUCHING_SEEDS = range(101, 141)
+WITHOUT_DICE = "cards-playing"  # photographs of cards on tables and desks, no die in any
+DESK_SEEDS = range(90_000_000, 90_000_150)  # synthetic desks (vision.synth.clutter)
 
 
 def main() -> None:
@@ -77,12 +81,28 @@ def main() -> None:
                 cut_out_folder(path, margin, Path(crops))
                 report = evaluate_crops(crops, lambda image: reader.read_whole(image).face)
             print(f"{folder} cut out, {margin} x box (--crops): {json.dumps(report)}", flush=True)
+    without_dice(reader)
     touching_pairs(reader)
     printed_mats(reader)
     moved_mats(reader)
     speed(section)
     engines()
     photo_stages(section)
+
+
+def without_dice(reader: DiceReader) -> None:
+    """False dice on frames without a die: the photographs of playing cards on tables and desks
+    (none of them shown to the dice networks' training), and synthetic desks with printed things
+    on them (``vision.synth.clutter``: text, barcodes, logos, keys, buttons, cards)."""
+    path = DATASETS / WITHOUT_DICE
+    names = sorted(p.name for p in path.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png")) \
+        if path.is_dir() else []
+    parts = [(WITHOUT_DICE, [lambda n=n: cv2.imread(str(path / n)) for n in names]),
+             ("synthetic desks", [lambda s=s: desk_scene(s) for s in DESK_SEEDS])]
+    for name, frames in parts:
+        counts = [len(reader.read(frame())) for frame in frames]
+        print(f"without dice, {name}: {sum(map(bool, counts))} of {len(counts)} frames with a false die, "
+              f"{sum(counts)} false dice", flush=True)
 
 
 def touching_pairs(reader: DiceReader) -> None:

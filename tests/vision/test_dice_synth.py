@@ -1,10 +1,12 @@
 """The synthetic dice renderer: seeded, truthful about where each die is and what it shows."""
 import math
 
+import cv2
 import numpy as np
 import pytest
 
 from engine.table import EXCAPE_FACES
+from vision.synth.clutter import desk_scene
 from vision.synth.dice import DICE_COLOURS, Look, render_scene
 
 
@@ -51,3 +53,11 @@ def test_printed_faces_and_perspective_keep_ground_truth_consistent():
 def test_unknown_background_is_refused():
     with pytest.raises(ValueError, match="unknown background 'lava'"):
         render_scene(1, look=Look(background="lava"))
+
+
+def test_a_desk_without_dice_is_seeded_and_holds_printed_things():
+    a, b, c = desk_scene(21), desk_scene(21), desk_scene(22, size=(320, 240))
+    assert np.array_equal(a, b) and a.shape == (480, 640, 3) and c.shape == (240, 320, 3)
+    # printed things: sharp dark-light edges over much of the frame, not a bare table
+    edges = [np.count_nonzero(cv2.Canny(cv2.cvtColor(desk_scene(s), cv2.COLOR_BGR2GRAY), 60, 150)) for s in range(5)]
+    assert min(edges) > 0.01 * 640 * 480, edges

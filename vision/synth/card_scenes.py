@@ -38,7 +38,7 @@ def detector_scene(seed: int, size: tuple[int, int] = (320, 240), backgrounds: S
     rng = np.random.default_rng(seed)
     w, h = size
     big = (2 * w, 2 * h)
-    table = _table(big, backgrounds, rng)
+    table = table_texture(big, backgrounds, rng)
     if design is not None:
         designs, layout = [design], "close"
     else:
@@ -194,7 +194,9 @@ def _fill(corners: np.ndarray, size) -> np.ndarray:
 
 # ---- tables and what else lies on them ------------------------------------------------------
 
-def _table(size, backgrounds: Sequence[np.ndarray], rng) -> np.ndarray:
+def table_texture(size, backgrounds: Sequence[np.ndarray], rng) -> np.ndarray:
+    """A table: one of ``backgrounds`` (photographs) now and then, else a synthetic texture (wood,
+    cloth, plain, paper, a pattern, a print of outlined boxes)."""
     w, h = size
     if len(backgrounds) and rng.random() < 0.35:
         photo = backgrounds[int(rng.integers(len(backgrounds)))]
