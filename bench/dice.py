@@ -2,7 +2,8 @@
 photos' middles enlarged twice, where the dice are twice as large, the photos reduced to half,
 the photos turned a quarter, and the labelled dice cut out, as --crops judges them), false dice
 on frames without one (photographs of playing cards, synthetic desks with printed things), dice in
-touching pairs on synthetic scenes, dice on synthetic photos of the printed mats without and
+touching pairs on synthetic scenes, dice printing pictures (a skull, an emblem) read with and
+without their faces enrolled, dice on synthetic photos of the printed mats without and
 with the empty table learnt, whether the learnt table is found stale once the camera or the mat
 moves, single-threaded speed per 640x640 frame, with the share of each stage, and where a read
 of the labelled photos spends its time, network by network.
@@ -18,6 +19,7 @@ from __future__ import annotations
 import csv
 import json
 import math
+import random
 import statistics
 import tempfile
 import time
@@ -36,7 +38,7 @@ from vision.evaluate import (Found, cut_out, enlarged_middle, evaluate, evaluate
 from vision.stillness import StillnessGate
 from vision.synth.cards import Photo, mat_mask, mat_photo, moved_view
 from vision.synth.clutter import desk_scene
-from vision.synth.dice import Look, render_scene
+from vision.synth.dice import BACKGROUNDS, Look, render_scene
 from vision.training.dice_data import split
 
 DATASETS = Path(__file__).resolve().parents[1].parent / "shared" / "datasets"
@@ -52,6 +54,10 @@ MAT_SEEDS = range(10, 16)
 MAT_LIGHTS = (0.8, 0.9, 1.0, 1.05)  # the empty table learnt under the first three, read under the last
 MAT_DICE = ("white", "black", "red", "green", "blue", "yellow", "purple", "orange")
 TOUCHING_SEEDS = range(101, 141)
+PICTURE_SET = ("skull", "2", "3", "4", "5", "emblem")  # the faces of dice printing pictures for the one and six
+PICTURE_NAMES = {"skull": "1", "emblem": "6"}
+PICTURE_COLOURS = ("white", "ivory", "black", "red", "green", "blue", "yellow", "purple", "orange")
+PICTURE_SEEDS = range(800, 840)
 WITHOUT_DICE = "cards-playing"  # photographs of cards on tables and desks, no die in any
 DESK_SEEDS = range(90_000_000, 90_000_150)  # synthetic desks (vision.synth.clutter)
 
@@ -83,6 +89,7 @@ def main() -> None:
             print(f"{folder} cut out, {margin} x box (--crops): {json.dumps(report)}", flush=True)
     without_dice(reader)
     touching_pairs(reader)
+    picture_faces(reader)
     printed_mats(reader)
     moved_mats(reader)
     speed(section)
@@ -109,20 +116,56 @@ def touching_pairs(reader: DiceReader) -> None:
     """Synthetic 640x480 scenes of six 40-px dice in touching pairs (the tests' "touching dice"):
     how many dice are found (a reading within a fifth of a side of the top face's centre), how
     many of them read right, and how many readings are of no die."""
-    dice = found = right = false = 0
+    counts = np.zeros(4, int)
     for seed in TOUCHING_SEEDS:
         scene = render_scene(seed, count=6, die_px=40, colours=MAT_DICE, look=Look(touching=True))
-        readings = [Found(r.x, r.y, r.face) for r in reader.read(scene.image)]
-        matched = set()
-        for die in scene.dice:
-            near = [k for k, r in enumerate(readings) if k not in matched
-                    and math.hypot(r.x - die.x, r.y - die.y) < 0.2 * die.size]
-            if near:
-                matched.add(near[0])
-                right += readings[near[0]].label == die.face
-        dice, found, false = dice + len(scene.dice), found + len(matched), false + len(readings) - len(matched)
+        counts += judged(scene.dice, reader.read(scene.image), 0.2)
+    dice, found, right, false = counts
     print(f"touching pairs, {len(TOUCHING_SEEDS)} synthetic scenes: {found} of {dice} dice found, {right} right, "
           f"{false} false", flush=True)
+
+
+def picture_faces(reader: DiceReader) -> None:
+    """Dice that print a skull for the one and an emblem for the six (``vision.synth.dice.PICTURES``)
+    on scenes of six dice of any colour, 30-64 px, on any table, some leaning, blurred or glared:
+    read by the pip networks alone, then with every face enrolled from three photos of two dice
+    each, as `calibrate dice-faces 1=... 6=...` enrols them (a die found counts within 0.3 of a side)."""
+    rng = random.Random(1)
+    photos = {PICTURE_NAMES.get(face, face): [
+        render_scene(700 + 10 * i + k, count=2, die_px=rng.uniform(36, 60), faces=(face,), colours=PICTURE_COLOURS,
+                     look=_any_look(rng)).image for k in range(3)] for i, face in enumerate(PICTURE_SET)}
+    enrolled = DiceReader(reader.detector, reader.checker, reader.face_network, reader.palette,
+                          enrolled=reader.enrol_faces(photos))
+    for name, read in (("pip networks alone", reader), ("faces enrolled from 3 photos each", enrolled)):
+        counts = np.zeros(4, int)
+        for seed in PICTURE_SEEDS:
+            look = random.Random(seed)
+            scene = render_scene(seed, count=6, die_px=look.uniform(30, 64), faces=PICTURE_SET,
+                                 colours=PICTURE_COLOURS, look=_any_look(look))
+            counts += judged(scene.dice, read.read(scene.image), 0.3, PICTURE_NAMES)
+        dice, found, right, false = counts
+        print(f"picture faces, {name}: {found} of {dice} dice found, {right} right ({right / dice:.3f}), "
+              f"{false} false", flush=True)
+
+
+def _any_look(rng: random.Random) -> Look:
+    return Look(background=rng.choice(BACKGROUNDS), lean=rng.uniform(0, 0.3) * (rng.random() < 0.5),
+                gradient=rng.uniform(0, 0.4), glare=rng.random() < 0.3,
+                blur=rng.uniform(0, 1.2) * (rng.random() < 0.4), noise=rng.uniform(0, 6))
+
+
+def judged(dice, readings, reach: float, names: dict[str, str] | None = None) -> np.ndarray:
+    """(dice, found, right, false) for the synthetic ``dice`` of a scene and what was read: a die is
+    found by the first unmatched reading within ``reach`` of its side of its top face's centre,
+    and right when that reads its face (by ``names``, where the scene names it otherwise)."""
+    matched, right = set(), 0
+    for die in dice:
+        near = [k for k, r in enumerate(readings) if k not in matched
+                and math.hypot(r.x - die.x, r.y - die.y) < reach * die.size]
+        if near:
+            matched.add(near[0])
+            right += readings[near[0]].face == (names or {}).get(die.face, die.face)
+    return np.array([len(dice), len(matched), right, len(readings) - len(matched)])
 
 
 def learnt_mats():

@@ -56,8 +56,8 @@ def _text(canvas, rng) -> None:
     x, y = _spot(canvas, rng, 0.2)
     if rng.random() < 0.5:  # a sheet or a label under the text
         paper = rng.uniform(180, 255, 3)
-        cv2.rectangle(canvas, (x - 10, y - 10), (x + int(rng.uniform(0.2, 0.7) * w), y + int(rng.uniform(0.1, 0.4) * h)),
-                      tuple(float(c) for c in paper), -1)
+        corner = (x + int(rng.uniform(0.2, 0.7) * w), y + int(rng.uniform(0.1, 0.4) * h))
+        cv2.rectangle(canvas, (x - 10, y - 10), corner, tuple(float(c) for c in paper), -1)
         ink = _ink(rng, paper)
     else:
         ink = _ink(rng)

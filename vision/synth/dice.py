@@ -5,7 +5,8 @@ shadow and body (the top face, plus the sides a camera sees when the die is off-
 lighting (gradient, glare), then the camera (perspective tilt, blur, noise). Every choice comes
 from ``random.Random(seed)`` / ``numpy.random.default_rng(seed)``, so a seed is a scene.
 
-Faces are pips ("1".."6") or printed symbols (any other text, e.g. the Excape "7" and "X").
+Faces are pips ("1".."6"), pictures (``PICTURES``: some dice print a skull for the one and an
+emblem for the six) or printed symbols (any other text, e.g. the Excape "7" and "X").
 """
 from __future__ import annotations
 
@@ -42,6 +43,7 @@ _PIPS = {
     "5": [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
     "6": [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
 }
+PICTURES = ("skull", "emblem")
 _PIP_SPACING = 0.27  # pip offset from the face centre, in face sides
 _PIP_RADIUS = 0.095
 _SUPERSAMPLE = 4
@@ -122,8 +124,11 @@ def render_scene(
     return Scene(np.clip(image, 0, 255).astype(np.uint8), tuple(dice))
 
 
-def _draw_marks(canvas: np.ndarray, face: str, side: float, cx: float, cy: float, ink, printed: bool) -> None:
+def _draw_marks(canvas: np.ndarray, face: str, side: float, cx: float, cy: float, ink, body, printed: bool) -> None:
     shift = 4  # fixed-point bits for sub-pixel drawing
+    if face in PICTURES:
+        _draw_picture(canvas, face, side, cx, cy, ink, body)
+        return
     if face in _PIPS and not printed:
         radius = int(_PIP_RADIUS * side * (1 << shift))
         for px, py in _PIPS[face]:
@@ -140,6 +145,27 @@ def _draw_marks(canvas: np.ndarray, face: str, side: float, cx: float, cy: float
     if face in ("6", "9"):  # underline tells 6 from a turned 9, as on printed dice
         y = int(cy + th / 2 + side * 0.08)
         cv2.line(canvas, (int(cx - tw / 2), y), (int(cx + tw / 2), y), ink, thickness, cv2.LINE_AA)
+
+
+def _draw_picture(canvas: np.ndarray, face: str, side: float, cx: float, cy: float, ink, body) -> None:
+    """A skull (head, eye sockets, nose, teeth) or an emblem (a star in a ring), about 0.6 of the side."""
+    def at(dx: float, dy: float) -> tuple[int, int]:
+        return int(cx + dx * side), int(cy + dy * side)
+
+    if face == "skull":
+        cv2.ellipse(canvas, at(0, -0.05), (int(0.24 * side), int(0.22 * side)), 0, 0, 360, ink, -1, cv2.LINE_AA)
+        cv2.rectangle(canvas, at(-0.13, 0.05), at(0.13, 0.27), ink, -1, cv2.LINE_AA)
+        for dx in (-0.1, 0.1):
+            cv2.circle(canvas, at(dx, -0.04), int(0.065 * side), body, -1, cv2.LINE_AA)
+        cv2.fillConvexPoly(canvas, np.array([at(0, 0.05), at(-0.035, 0.12), at(0.035, 0.12)], np.int32), body,
+                           cv2.LINE_AA)
+        for dx in (-0.065, 0.0, 0.065):
+            cv2.line(canvas, at(dx, 0.17), at(dx, 0.27), body, max(1, int(0.025 * side)), cv2.LINE_AA)
+        return
+    cv2.circle(canvas, at(0, 0), int(0.3 * side), ink, max(1, int(0.05 * side)), cv2.LINE_AA)
+    star = [at(0.22 * math.sin(k * math.pi / 5) * (1 if k % 2 == 0 else 0.42),
+               -0.22 * math.cos(k * math.pi / 5) * (1 if k % 2 == 0 else 0.42)) for k in range(10)]
+    cv2.fillPoly(canvas, [np.array(star, np.int32)], ink, cv2.LINE_AA)
 
 
 def _background(kind: str, width: int, height: int, rng: random.Random, nrng) -> np.ndarray:
@@ -255,7 +281,7 @@ def _paste_face(image, face, x, y, side, angle, body, ink, printed: bool) -> Non
     # a soft bevel: the face darkens slightly towards its edges
     bevel = cv2.GaussianBlur(alpha_big.astype(np.float32) / 255, (0, 0), s * 0.06)
     face_big = (face_big * (0.8 + 0.2 * bevel[..., None])).astype(np.uint8)
-    _draw_marks(face_big, face, s, big / 2, big / 2, tuple(int(c) for c in ink), printed)
+    _draw_marks(face_big, face, s, big / 2, big / 2, tuple(int(c) for c in ink), tuple(int(c) for c in body), printed)
     rotation = cv2.getRotationMatrix2D((big / 2, big / 2), -angle, 1.0)
     face_big = cv2.warpAffine(face_big, rotation, (big, big), flags=cv2.INTER_LINEAR)
     alpha_big = cv2.warpAffine(alpha_big, rotation, (big, big), flags=cv2.INTER_LINEAR)
