@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import csv
 import json
+import copy
 import math
 import random
 import statistics
@@ -38,7 +39,7 @@ from vision.evaluate import (Found, cut_out, enlarged_middle, evaluate, evaluate
 from vision.stillness import StillnessGate
 from vision.synth.cards import Photo, mat_mask, mat_photo, moved_view
 from vision.synth.clutter import desk_scene
-from vision.synth.dice import BACKGROUNDS, Look, render_scene
+from vision.synth.dice import BACKGROUNDS, PICTURES, Look, render_scene
 from vision.training.dice_data import split
 
 DATASETS = Path(__file__).resolve().parents[1].parent / "shared" / "datasets"
@@ -55,11 +56,10 @@ MAT_LIGHTS = (0.8, 0.9, 1.0, 1.05)  # the empty table learnt under the first thr
 MAT_DICE = ("white", "black", "red", "green", "blue", "yellow", "purple", "orange")
 TOUCHING_SEEDS = range(101, 141)
 PICTURE_SET = ("skull", "2", "3", "4", "5", "emblem")  # the faces of dice printing pictures for the one and six
-PICTURE_NAMES = {"skull": "1", "emblem": "6"}
 PICTURE_COLOURS = ("white", "ivory", "black", "red", "green", "blue", "yellow", "purple", "orange")
 PICTURE_SEEDS = range(800, 840)
 WITHOUT_DICE = "cards-playing"  # photographs of cards on tables and desks, no die in any
-DESK_SEEDS = range(90_000_000, 90_000_150)  # synthetic desks (vision.synth.clutter)
+DESK_SEEDS = range(90_000_000, 90_000_150)  # synthetic desks (vision.synth.clutter), apart from other seeds
 
 
 def main() -> None:
@@ -102,10 +102,12 @@ def without_dice(reader: DiceReader) -> None:
     (none of them shown to the dice networks' training), and synthetic desks with printed things
     on them (``vision.synth.clutter``: text, barcodes, logos, keys, buttons, cards)."""
     path = DATASETS / WITHOUT_DICE
-    names = sorted(p.name for p in path.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png")) \
-        if path.is_dir() else []
-    parts = [(WITHOUT_DICE, [lambda n=n: cv2.imread(str(path / n)) for n in names]),
-             ("synthetic desks", [lambda s=s: desk_scene(s) for s in DESK_SEEDS])]
+    parts = [("synthetic desks", [lambda s=s: desk_scene(s) for s in DESK_SEEDS])]
+    if path.is_dir():
+        names = sorted(p.name for p in path.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
+        parts.insert(0, (WITHOUT_DICE, [lambda n=n: cv2.imread(str(path / n)) for n in names]))
+    else:
+        print(f"{WITHOUT_DICE}: not found at {path}, skipped")
     for name, frames in parts:
         counts = [len(reader.read(frame())) for frame in frames]
         print(f"without dice, {name}: {sum(map(bool, counts))} of {len(counts)} frames with a false die, "
@@ -131,18 +133,18 @@ def picture_faces(reader: DiceReader) -> None:
     read by the pip networks alone, then with every face enrolled from three photos of two dice
     each, as `calibrate dice-faces 1=... 6=...` enrols them (a die found counts within 0.3 of a side)."""
     rng = random.Random(1)
-    photos = {PICTURE_NAMES.get(face, face): [
+    photos = {PICTURES.get(face, face): [
         render_scene(700 + 10 * i + k, count=2, die_px=rng.uniform(36, 60), faces=(face,), colours=PICTURE_COLOURS,
                      look=_any_look(rng)).image for k in range(3)] for i, face in enumerate(PICTURE_SET)}
-    enrolled = DiceReader(reader.detector, reader.checker, reader.face_network, reader.palette,
-                          enrolled=reader.enrol_faces(photos))
-    for name, read in (("pip networks alone", reader), ("faces enrolled from 3 photos each", enrolled)):
+    enrolled = copy.copy(reader)
+    enrolled.enrolled = reader.enrol_faces(photos)
+    for name, dice_reader in (("pip networks alone", reader), ("faces enrolled from 3 photos each", enrolled)):
         counts = np.zeros(4, int)
         for seed in PICTURE_SEEDS:
-            look = random.Random(seed)
-            scene = render_scene(seed, count=6, die_px=look.uniform(30, 64), faces=PICTURE_SET,
-                                 colours=PICTURE_COLOURS, look=_any_look(look))
-            counts += judged(scene.dice, read.read(scene.image), 0.3, PICTURE_NAMES)
+            rng = random.Random(seed + 1_000_000)  # the scene's size and look, apart from its own draws
+            scene = render_scene(seed, count=6, die_px=rng.uniform(30, 64), faces=PICTURE_SET,
+                                 colours=PICTURE_COLOURS, look=_any_look(rng))
+            counts += judged(scene.dice, dice_reader.read(scene.image), 0.3, PICTURES)
         dice, found, right, false = counts
         print(f"picture faces, {name}: {found} of {dice} dice found, {right} right ({right / dice:.3f}), "
               f"{false} false", flush=True)
@@ -156,7 +158,7 @@ def _any_look(rng: random.Random) -> Look:
 
 def judged(dice, readings, reach: float, names: dict[str, str] | None = None) -> np.ndarray:
     """(dice, found, right, false) for the synthetic ``dice`` of a scene and what was read: a die is
-    found by the first unmatched reading within ``reach`` of its side of its top face's centre,
+    found by the first unmatched reading within ``reach`` x its side of its top face's centre,
     and right when that reads its face (by ``names``, where the scene names it otherwise)."""
     matched, right = set(), 0
     for die in dice:

@@ -1,4 +1,4 @@
-"""Printed dice faces (Excape 1-7 and X) and picture faces (a skull, an emblem) learned from a few photos, then read."""
+"""Printed dice faces (Excape 1-7 and X) and picture faces (a skull, an emblem) learnt from a few photos, then read."""
 import functools
 import math
 
@@ -11,7 +11,7 @@ from engine.table import EXCAPE_FACES
 from vision.dice import DiceReader
 from vision.dice_faces import SHARPNESS, SLACK, SQUARE, EnrolledFaces, EnrolledFacesError, face_square, face_squares
 from vision.dice_patches import PATCH_CONTEXT, PATCH_SIDE
-from vision.synth.dice import Look, render_scene
+from vision.synth.dice import PICTURES, Look, render_scene
 
 PRINTED = Look(printed=True, background="felt")
 
@@ -135,24 +135,31 @@ PICTURE_SET = ("skull", "2", "3", "4", "5", "emblem")  # dice printing a skull f
 @functools.lru_cache(maxsize=1)
 def enrolled_pictures() -> EnrolledFaces:
     """Every face of the picture dice enrolled from three photos of two dice each."""
-    photos = {{"skull": "1", "emblem": "6"}.get(face, face): [
+    photos = {PICTURES.get(face, face): [
         render_scene(900 + 10 * i + k, count=2, die_px=48, faces=(face,), colours=("white", "red", "blue"),
                      look=Look(background="wood")).image for k in range(3)] for i, face in enumerate(PICTURE_SET)}
     return reader().enrol_faces(photos)
 
 
-@pytest.mark.parametrize("seed", (951, 953, 959))
+@pytest.mark.parametrize("seed", (951, 953, 954, 955, 960))
 def test_dice_printing_pictures_are_read_once_their_faces_are_enrolled(seed):
     scene = render_scene(seed, count=6, die_px=44, faces=("skull", "emblem", "3", "4"),
                          colours=("white", "red", "blue", "green"), look=Look(background="felt"))
-    truth = [{"skull": "1", "emblem": "6"}.get(die.face, die.face) for die in scene.dice]
+    truth = [PICTURES.get(die.face, die.face) for die in scene.dice]
+    pictured = [k for k, die in enumerate(scene.dice) if die.face in PICTURES]
     assert {"1", "6"} <= set(truth)
 
-    def faces_read(read: DiceReader) -> list[str]:
+    def faces_read(read: DiceReader) -> list[str | None]:
+        """Each die's face as read (None where no reading lies within 0.3 of its side)."""
         readings = read.read(scene.image)
-        return [min(readings, key=lambda r: math.hypot(r.x - die.x, r.y - die.y)).face for die in scene.dice]
+        near = [min(readings, key=lambda r: math.hypot(r.x - die.x, r.y - die.y), default=None) for die in scene.dice]
+        return [r.face if r is not None and math.hypot(r.x - die.x, r.y - die.y) < 0.3 * die.size else None
+                for r, die in zip(near, scene.dice)]
 
     base = reader()
-    assert faces_read(base) != truth  # the pip networks take a skull or an emblem for pips
+    alone = faces_read(base)
+    assert all(alone[k] is not None for k in range(len(truth)))
+    # the pip networks take a skull or an emblem for pips
+    assert any(alone[k] != truth[k] for k in pictured), alone
     assert faces_read(DiceReader(base.detector, base.checker, base.face_network, base.palette,
                                  enrolled=enrolled_pictures())) == truth

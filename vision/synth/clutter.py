@@ -1,5 +1,5 @@
-"""Seeded photographs of tables and desks with printed things on them and no dice: what the dice
-networks must learn is not a die.
+"""Seeded photographs of tables and desks with printed things on them and no dice: frames on which
+a dice reader must report no die.
 
 Printed text in any font and size, barcodes, logos (rings, badges with a letter), keys of a
 keyboard, rows of round buttons or holes, and playing cards of any design
@@ -14,10 +14,9 @@ import cv2
 import numpy as np
 
 from vision.synth.card_designs import deck, random_design, render_face
-from vision.synth.card_scenes import table_texture
+from vision.synth.card_scenes import paste_card, table_texture
 from vision.synth.cards import Photo, spoil
 
-THINGS = ("text", "barcode", "logo", "keys", "buttons", "card")
 PHOTO = Photo(glare=(0.0, 0.4), blur=(0.3, 1.8), noise=(1.0, 7.0), jpeg=(60, 95), light=(0.6, 1.15),
               gradient=(-0.3, 0.3))
 _FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX, cv2.FONT_HERSHEY_TRIPLEX,
@@ -28,9 +27,9 @@ _CHARACTERS = string.ascii_letters + string.digits + ".:-+%@#*o"
 def desk_scene(seed: int, size: tuple[int, int] = (640, 480)) -> np.ndarray:
     """A ``size`` (w, h) BGR photograph of a table with 3-12 printed things on it, none a die."""
     rng = np.random.default_rng(seed)
-    canvas = table_texture(size, (), rng).astype(np.uint8)
+    canvas = table_texture(size, (), rng)
     for _ in range(int(rng.integers(3, 13))):
-        _THINGS[str(rng.choice(THINGS))](canvas, rng)
+        _THINGS[str(rng.choice(list(_THINGS)))](canvas, rng)
     return spoil(canvas, PHOTO, rng)
 
 
@@ -42,9 +41,11 @@ def _ink(rng, paper: np.ndarray | None = None) -> tuple[float, float, float]:
     return tuple(float(c) for c in colour)
 
 
-def _spot(canvas, rng, reach: float) -> tuple[int, int]:
+def _spot(canvas, rng, room_below: float) -> tuple[int, int]:
+    """Where a thing starts: anywhere, a little past the frame's edges too, but ``room_below`` of
+    the frame's height above its bottom edge (text and keys run downwards from it)."""
     h, w = canvas.shape[:2]
-    return int(rng.uniform(-0.1, 1.0) * w), int(rng.uniform(-0.1, 1.0) * h * (1 - reach))
+    return int(rng.uniform(-0.1, 1.0) * w), int(rng.uniform(-0.1, 1.0) * h * (1 - room_below))
 
 
 def _text(canvas, rng) -> None:
@@ -85,7 +86,8 @@ def _logo(canvas, rng) -> None:
     its middle is how a printed die looks)."""
     x, y = _spot(canvas, rng, 0.1)
     radius = int(rng.uniform(8, 60))
-    colour, ink = _ink(rng), _ink(rng)
+    colour = _ink(rng)
+    ink = _ink(rng, np.array(colour))
     if rng.random() < 0.5:
         cv2.circle(canvas, (x, y), radius, colour, -1 if rng.random() < 0.6 else max(1, radius // 6), cv2.LINE_AA)
     else:
@@ -103,7 +105,8 @@ def _keys(canvas, rng) -> None:
     x, y = _spot(canvas, rng, 0.3)
     side = int(rng.uniform(12, 50))
     gap = int(side * rng.uniform(0.05, 0.2)) + 1
-    key, ink = _ink(rng), _ink(rng)
+    key = _ink(rng)
+    ink = _ink(rng, np.array(key))
     for row in range(int(rng.integers(1, 5))):
         for column in range(int(rng.integers(2, 12))):
             kx, ky = x + column * (side + gap) + row * side // 3, y + row * (side + gap)
@@ -125,7 +128,7 @@ def _buttons(canvas, rng) -> None:
 
 def _card(canvas, rng) -> None:
     """A playing card of a random design, face up, anywhere on the table."""
-    h, w = canvas.shape[:2]
+    w = canvas.shape[1]
     design = random_design(rng)
     width = rng.uniform(0.08, 0.45) * w
     face, alpha = render_face(design, str(rng.choice(deck(design))), width / design.size_mm[0] * 1.3, rng)
@@ -134,16 +137,7 @@ def _card(canvas, rng) -> None:
     angle = np.radians(rng.uniform(0, 360))
     turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]], np.float32)
     half = np.array([[-cw, -ch], [cw, -ch], [cw, ch], [-cw, ch]], np.float32) / 2 * (width / cw)
-    canvas[:] = _pasted(canvas, face, alpha, centre + half @ turn.T)
-
-
-def _pasted(canvas, image, alpha, corners) -> np.ndarray:
-    ch, cw = alpha.shape
-    matrix = cv2.getPerspectiveTransform(np.float32([[0, 0], [cw, 0], [cw, ch], [0, ch]]), corners.astype(np.float32))
-    size = (canvas.shape[1], canvas.shape[0])
-    warped = cv2.warpPerspective(image, matrix, size, flags=cv2.INTER_AREA).astype(np.float32)
-    a = cv2.warpPerspective(alpha, matrix, size, flags=cv2.INTER_LINEAR).astype(np.float32)[..., None] / 255.0
-    return np.clip(canvas * (1 - a) + warped * a, 0, 255).astype(np.uint8)
+    paste_card(canvas, face, alpha, centre + half @ turn.T, rng)
 
 
 _THINGS = {"text": _text, "barcode": _barcode, "logo": _logo, "keys": _keys, "buttons": _buttons, "card": _card}

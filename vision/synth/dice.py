@@ -43,7 +43,7 @@ _PIPS = {
     "5": [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
     "6": [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
 }
-PICTURES = ("skull", "emblem")
+PICTURES = {"skull": "1", "emblem": "6"}  # picture -> the pip face it stands for
 _PIP_SPACING = 0.27  # pip offset from the face centre, in face sides
 _PIP_RADIUS = 0.095
 _SUPERSAMPLE = 4
