@@ -16,9 +16,9 @@ BSD-3-Clause) and dice-webcam (matteop65/Dice_Detection_Recognition, MIT).
 """
 from __future__ import annotations
 
+import copy
 import csv
 import json
-import copy
 import math
 import random
 import statistics

@@ -10,7 +10,7 @@ from dice_support import dice_settings, reader
 from engine.table import EXCAPE_FACES
 from vision.dice import DiceReader
 from vision.dice_faces import SHARPNESS, SLACK, SQUARE, EnrolledFaces, EnrolledFacesError, face_square, face_squares
-from vision.dice_patches import PATCH_CONTEXT, PATCH_SIDE
+from vision.dice_patches import PATCH_SIDE
 from vision.synth.dice import PICTURES, Look, render_scene
 
 PRINTED = Look(printed=True, background="felt")

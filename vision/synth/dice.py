@@ -262,6 +262,7 @@ def _blend_polygon(image, polygon, colour, alpha: float, soften: float = 0.0) ->
 def _paste_face(image, face, x, y, side, angle, body, ink, printed: bool) -> None:
     """Draw the rounded top face rotated by ``angle`` at (x, y), supersampled then reduced."""
     ss = _SUPERSAMPLE
+    body, ink = tuple(int(c) for c in body), tuple(int(c) for c in ink)
     pad = int(side * 0.8) + 2
     big = 2 * pad * ss
     face_big = np.zeros((big, big, 3), np.uint8)
@@ -270,7 +271,7 @@ def _paste_face(image, face, x, y, side, angle, body, ink, printed: bool) -> Non
     corner = int(s * 0.14)
     top_left = (int(big / 2 - s / 2), int(big / 2 - s / 2))
     bottom_right = (int(big / 2 + s / 2), int(big / 2 + s / 2))
-    for canvas, colour in ((face_big, tuple(int(c) for c in body)), (alpha_big, 255)):
+    for canvas, colour in ((face_big, body), (alpha_big, 255)):
         cv2.rectangle(canvas, (top_left[0] + corner, top_left[1]), (bottom_right[0] - corner, bottom_right[1]),
                       colour, -1)
         cv2.rectangle(canvas, (top_left[0], top_left[1] + corner), (bottom_right[0], bottom_right[1] - corner),
@@ -281,7 +282,7 @@ def _paste_face(image, face, x, y, side, angle, body, ink, printed: bool) -> Non
     # a soft bevel: the face darkens slightly towards its edges
     bevel = cv2.GaussianBlur(alpha_big.astype(np.float32) / 255, (0, 0), s * 0.06)
     face_big = (face_big * (0.8 + 0.2 * bevel[..., None])).astype(np.uint8)
-    _draw_marks(face_big, face, s, big / 2, big / 2, tuple(int(c) for c in ink), tuple(int(c) for c in body), printed)
+    _draw_marks(face_big, face, s, big / 2, big / 2, ink, body, printed)
     rotation = cv2.getRotationMatrix2D((big / 2, big / 2), -angle, 1.0)
     face_big = cv2.warpAffine(face_big, rotation, (big, big), flags=cv2.INTER_LINEAR)
     alpha_big = cv2.warpAffine(alpha_big, rotation, (big, big), flags=cv2.INTER_LINEAR)
