@@ -120,24 +120,29 @@ def main() -> None:
     started = time.time()
     data = kept_arrays(args.work / f"digits-{args.photos}-{args.choose_photos}.npz",
                        lambda: all_digits(args.photos, args.choose_photos))
-    x = np.concatenate([data[f"{name}_train_x"] for name in REAL] * REAL_COPIES + [data["synthetic_train_x"]])
-    y = np.concatenate([data[f"{name}_train_y"] for name in REAL] * REAL_COPIES + [data["synthetic_train_y"]])
+    x, y = learning_set(data, ("train",))
     print(f"digits ready: {len(y)} to train on ({time.time() - started:.0f} s)", flush=True)
     args.work.mkdir(parents=True, exist_ok=True)
     model = trained(x, y, args, args.work / "checkpoint.pt",
-                    lambda network: f"choosing sets {accuracies(network, data, 'choose')}")
+                    lambda network: f", choosing sets {accuracies(network, data, 'choose')}")
     choose = (*REAL, "synthetic")
     sharpness = fitted_sharpness(np.vstack([logits(model, data[f"{n}_choose_x"]) for n in choose]),
                                  np.concatenate([data[f"{n}_choose_y"] for n in choose]))
     print(f"softmax sharpness {sharpness:.3f}; choosing sets {accuracies(model, data, 'choose')}", flush=True)
     if args.refit:
-        x = np.concatenate([x, *[data[f"{n}_choose_x"] for n in REAL] * REAL_COPIES, data["synthetic_choose_x"]])
-        y = np.concatenate([y, *[data[f"{n}_choose_y"] for n in REAL] * REAL_COPIES, data["synthetic_choose_y"]])
+        x, y = learning_set(data, ("train", "choose"))
         print(f"trained again on the training and choosing parts: {len(y)} digits", flush=True)
         model = trained(x, y, args, args.work / "checkpoint-refit.pt", lambda network: "")
     print(f"real digits 1-6 held out: {accuracies(model, data, 'held_out')}")
     export(model, sharpness, args.out)
     print(f"exported {args.out} ({args.out.stat().st_size / 1e3:.0f} kB, {time.time() - started:.0f} s)")
+
+
+def learning_set(data: dict[str, np.ndarray], parts: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """The boxes and labels of these parts to learn from, each real digit REAL_COPIES times."""
+    names = [*REAL * REAL_COPIES, "synthetic"]
+    return (np.concatenate([data[f"{name}_{part}_x"] for part in parts for name in names]),
+            np.concatenate([data[f"{name}_{part}_y"] for part in parts for name in names]))
 
 
 def trained(x: np.ndarray, y: np.ndarray, args, checkpoint: Path, progress) -> DigitNet:
@@ -160,8 +165,9 @@ def trained(x: np.ndarray, y: np.ndarray, args, checkpoint: Path, progress) -> D
         step += 1
         if step % args.save_every == 0 or step == args.steps:
             save(checkpoint, model, optimiser, schedule, step)
-            print(f"step {step}: loss {loss.item():.3f} {progress(model)} ({time.time() - started:.0f} s)", flush=True)
+            print(f"step {step}: loss {loss.item():.3f}{progress(model)} ({time.time() - started:.0f} s)", flush=True)
     return model
+
 
 if __name__ == "__main__":
     main()
