@@ -9,7 +9,8 @@ taken: each face ``--photos-per-face`` times and a few backs, on dark cloth, woo
 the rest of the synthetic tables, each photo labelled with the whole image as its box. Every
 other photo enrols, the others are judged, exactly as `table-assistant eval cards DIR --enrol DIR
 --split` does (the folders are written as such a DIR; ``--keep`` keeps them to run it on them).
-Printed per kind: accuracy, cards found, false cards, and value / colour accuracy of those found.
+Printed per kind: accuracy, cards found, false cards, and value / colour accuracy of those found;
+then each judged photo whose card was read wrong or not found.
 """
 from __future__ import annotations
 
@@ -69,6 +70,7 @@ def judge(folder: Path, params: ReaderParams) -> str:
         return [Found(*r.anchor, r.label) for r in reader.read(image)]
 
     result = evaluate(folder, read, images=names[1::2])
+    wrong = []
     for name in names[1::2]:  # value and colour of the cards found, apart
         image = cv2.imread(str(folder / name))
         pairs, _ = match(read(image), truth[name])
@@ -76,10 +78,15 @@ def judge(folder: Path, params: ReaderParams) -> str:
             found += 1
             value += got.label.split()[-1:] == box.label.split()[-1:]
             colour += got.label.split()[:1] == box.label.split()[:1]
-    return (f"accuracy {result['accuracy']:.3f}, found {result['detected']}/{result['objects']}, "
-            f"false cards {result['false_positives']}, value {value / max(found, 1):.3f}, "
-            f"colour {colour / max(found, 1):.3f} (enrolled {sum(report.cards.values())}, "
-            f"missed in enrolment {len(report.missed)}; {result['ms_per_image_median']:.0f} ms per photo)")
+            if got.label != box.label:
+                wrong.append(f"  {name}: {box.label} read as {got.label}")
+        if not pairs:
+            wrong.append(f"  {name}: {truth[name][0].label} not found")
+    return "\n".join([
+        f"accuracy {result['accuracy']:.3f}, found {result['detected']}/{result['objects']}, "
+        f"false cards {result['false_positives']}, value {value / max(found, 1):.3f}, "
+        f"colour {colour / max(found, 1):.3f} (enrolled {sum(report.cards.values())}, "
+        f"missed in enrolment {len(report.missed)}; {result['ms_per_image_median']:.0f} ms per photo)", *wrong])
 
 
 def main() -> None:
