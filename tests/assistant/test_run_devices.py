@@ -391,7 +391,9 @@ def test_a_slow_reader_drops_frames_and_never_holds_up_the_screen(tmp_path, monk
         devices.close()
     assert len(reads) >= 10, "the reader was not given frames"
     lags = [newest - read for read, newest in reads[1:]]
-    assert max(lags) <= 3, f"each read takes ten frames' time, yet it reads the newest frame: lags {lags}"
+    # a reader given frames in turn would fall ten more frames behind at each read; one given the
+    # newest is behind by what came while it took it (a few frames on a busy machine)
+    assert max(lags) < 10, f"each read takes ten frames' time, yet it reads the newest frame: lags {lags}"
     assert len(source.made) >= 5 * len(reads), "the frames read in between were dropped"
     assert snapshot.fps >= 3 * snapshot.loop_fps > 0 and snapshot.read_ms >= 100
     assert max(polls) < 0.05, "the screen never waits on the reader"
