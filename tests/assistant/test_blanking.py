@@ -48,8 +48,13 @@ def test_no_backlight_is_no_backlight(tmp_path):
     assert not Backlights(tmp_path) and Backlights(tmp_path).power(True) is False
 
 
-def test_a_button_press_that_wakes_the_dark_screen_does_nothing_else():
+def test_a_button_press_that_wakes_the_dark_screen_does_nothing_else(monkeypatch):
+    from kivy.app import App
+
     from assistant.app import TableApp
+
+    # a new app becomes Kivy's running one: the screen tests' app is given back after this test
+    monkeypatch.setattr(App, "_running_app", App.get_running_app())
 
     class Blanker:
         def __init__(self, dark):
