@@ -24,10 +24,12 @@ With ``--mat`` Excape alone is filmed, on its printed mat (``recording.record``'
 camera then also sees each placement on a rung, and the watch counts include them.
 
 Then the shares of the rolls offered right, the median latency, the ms per frame filming and
-reading (one thread), and each roll the camera missed or applied wrong, with what it said. Knocked dice are measured apart on the first
-``KNOCK_ROLLS`` rolls of the first ``KNOCK_GAMES`` seeds, judged per roll: what the camera said
-while the die lay knocked, and once it was put back. Where dice belong to seats (Excape), dice
-thrown out of turn likewise: how many were said as contradictions, and how soon.
+reading (one thread), and each roll the camera did not apply right, with what it said (the best
+explanation's share, and its fit where under 1: see ``reconcile.Explanation``). Knocked dice are
+measured apart on the first ``KNOCK_ROLLS`` rolls of the first ``KNOCK_GAMES`` seeds, judged per
+roll: what the camera said while the die lay knocked, and once it was put back. Where dice belong
+to seats (Excape), dice thrown out of turn likewise: how many were said as contradictions, and how
+soon.
 
     .venv/bin/python bench/recordings.py [--games 20] [--first-seed 1000] [--only GAME ...] [--mat]
 """
@@ -134,7 +136,10 @@ def said(item: tuple | None) -> str:
     if item is None:
         return "nothing"
     observation, event = item
-    best = f" {event.candidates[0]} ({event.candidates[0].share:.3f})" if event.candidates else ""
+    best = ""
+    if event.candidates:
+        top = event.candidates[0]
+        best = f" {top} ({top.share:.3f}" + (f", fit {top.fit:.2g}" if top.fit < 1 else "") + ")"
     reason = f" ({event.reason})" if event.kind == CONTRADICTION else ""
     return f"{KINDS[event.kind]}{best}{reason}"
 
@@ -168,7 +173,7 @@ def measure(game: str, players_of, seeds: range, mat: bool = False) -> None:
             totals["contradictions"] += first is not None and first[1].kind == CONTRADICTION
             if judged["verdict"] == "confirm_right":
                 offered_shares.append(first[1].candidates[0].share)
-            elif judged["verdict"] != "auto_right":
+            if judged["verdict"] != "auto_right":
                 notes.append(f"seed {seed} roll {number}: truth {judged['roll']['line']!r}, camera {said(first)}")
         totals["frames"] += run.frames
         totals["camera_actions"] += report["camera_actions"]
