@@ -356,12 +356,34 @@ class DiceReader:
             if self.enrolled is None and probabilities.argmax() == PIP_FACES.index("1"):
                 proposal, square = _on_the_pip(levels, proposal, square)
             found.append((self._reading(proposal, score, probabilities, square), square))
-        if self.enrolled is None:
-            flatness = functools.cache(lambda k: _pip_flatness(found[k][1]))  # measured where it matters
-            readings = [reading for reading, _ in found]
-            dropped = _side_faces(readings, flatness) | _specks(readings)
-            found = [f for k, f in enumerate(found) if k not in dropped]
-        return found
+        if self.enrolled is not None:
+            return self._symbols_grown(levels, found)
+        flatness = functools.cache(lambda k: _pip_flatness(found[k][1]))  # measured where it matters
+        readings = [reading for reading, _ in found]
+        dropped = _side_faces(readings, flatness) | _specks(readings)
+        return [f for k, f in enumerate(found) if k not in dropped]
+
+    def _symbols_grown(self, levels, found: list[tuple[DieReading, np.ndarray]]) -> list[tuple[DieReading, np.ndarray]]:
+        """``found`` with each printed die read at under _SYMBOL of the median side of the dice the
+        networks are sure of read again at that side, centred where it was: what the networks
+        found is a die's symbol alone, on a die whose body the table hides (a green die on green
+        felt), and read at the symbol's size its colour is the symbol's ink. One that would then
+        overlap another die is a part of that die, and goes."""
+        readings = [reading for reading, _ in found]
+        grown = list(found)
+        for k, reading in enumerate(readings):
+            others = [readings[i] for i in _sure_others(readings, k)]
+            side = float(np.median([other.box[1][0] for other in others])) if others else 0.0
+            if reading.box[1][0] >= _SYMBOL * side:
+                continue
+            if any(math.hypot(reading.x - other.x, reading.y - other.y) < _APART * side
+                   for i, other in enumerate(readings) if i != k):
+                grown[k] = None
+                continue
+            proposal = self._printed_size(levels, np.array([reading.x, reading.y, side]))
+            square = patch(levels, *proposal)
+            grown[k] = (self._reading(proposal, reading.confidence, None, square), square)
+        return [f for f in grown if f is not None]
 
     def _judge(self, levels, proposals: np.ndarray, confidence: np.ndarray, minimum: float):
         """The face networks' view of checked proposals: each moved as they answer, its
@@ -596,6 +618,7 @@ _NEST_SURE, _NEST_RATIO = 0.97, 0.7  # see _suppress
 _SIDE_NEAR, _SIDE_TURN, _SIDE_SURE = 0.7, 50, 0.98  # see _side_faces
 _SLANT_NEAR, _SLANT = 1.0, 0.85  # see _side_faces
 _SPECK, _SPECK_FACE = 0.55, 0.75  # see _specks
+_SYMBOL = 0.4  # see _symbols_grown: a printed symbol is about a quarter of its die's side
 # _read_faces: the most face readings of a frame's proposals (the first, then after rejections),
 # and the least confidence of a die that a rejected patch had kept out (side faces seen by an
 # oblique camera, kept out by their die's top face checked with them, are mostly less sure)

@@ -1,6 +1,7 @@
 """Printed dice faces (Excape 1-7 and X) and picture faces (a skull, an emblem) learnt from a few photos, then read."""
 import functools
 import math
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -10,7 +11,7 @@ from dice_support import dice_settings, reader
 from engine.table import EXCAPE_FACES
 from vision.dice import DiceReader
 from vision.dice_faces import SHARPNESS, SLACK, SQUARE, EnrolledFaces, EnrolledFacesError, face_square, face_squares
-from vision.dice_patches import PATCH_SIDE
+from vision.dice_patches import PATCH_SIDE, pyramid
 from vision.synth.dice import PICTURES, Look, render_scene
 
 PRINTED = Look(printed=True, background="felt")
@@ -127,6 +128,27 @@ def test_a_die_found_a_little_too_small_is_read_at_the_size_that_matches_its_fac
     larger = patch(1.06)  # its side found 6 % short: the face looks 6 % too large
     assert faces.scores(face_square(larger, 0.0))[0] < 0.9
     assert faces.scores(face_squares(larger, 0.0))[0] > 0.97
+
+
+def test_a_printed_die_found_by_its_symbol_alone_is_read_again_at_the_size_of_the_others():
+    # on a table of its own colour, the networks may find only a die's numeral: a die of the
+    # numeral's size and ink colour, which would make the roll one die too many of that colour
+    base = reader()
+    read = DiceReader(base.detector, base.checker, base.face_network, base.palette, enrolled=enrolled())
+    scene = render_scene(605, count=4, die_px=48, faces=EXCAPE_FACES, colours=("red", "blue"), look=PRINTED)
+    found = read._read(scene.image)
+    assert sorted((r.face, r.colour) for r, _ in found) == sorted((d.face, d.colour) for d in scene.dice)
+    symbol, square = found[0]
+    truth = symbol.face, symbol.colour
+    found[0] = (replace(symbol, box=(symbol.box[0], (12.0, 12.0), symbol.box[2]), colour="yellow",
+                        faces={face: float(face == "4") for face in EXCAPE_FACES}), square)
+    part = replace(found[1][0], x=found[1][0].x + 10, box=(found[1][0].box[0], (11.0, 11.0), 0.0))
+    grown = read._symbols_grown(pyramid(scene.image, 72), [*found, (part, square)])
+    assert len(grown) == len(found)  # a symbol within another die is a part of it
+    again = grown[0][0]
+    assert (again.face, again.colour) == truth
+    assert 0.75 * 48 < again.box[1][0] < 1.3 * 48
+    assert [r for r, _ in grown[1:]] == [r for r, _ in found[1:]]
 
 
 PICTURE_SET = ("skull", "2", "3", "4", "5", "emblem")  # dice printing a skull for the one, an emblem for the six
