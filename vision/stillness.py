@@ -13,6 +13,9 @@ changes neither, so a reading that flickers between two is a die the reader is u
 the average says so (waiting for the frames to agree left whole rolls unreported: a still 4 read
 4, 5 and 6 in turn, a purple die read white one frame in three). It stays quiet until the
 scene moves again; the next still period may report again (a re-roll can land on the same faces).
+A settled reading with a die whose likeliest face is under ``doubt`` is not reported at once: the
+reader reads on, up to ``patience`` still frames, and reports what most of them see (a face
+flickering in five frames is often read surely over ten; a sure reading loses no time).
 """
 from __future__ import annotations
 
@@ -62,19 +65,25 @@ class StableReader:
     the frame, ``read(frame, area)`` and the gate watches that area only; with the dice's sides
     known, ``read(frame, area, sides)``."""
 
-    def __init__(self, read: Callable, gate: StillnessGate, votes: int = 5, agree: int = 4):
-        if not 1 <= agree <= votes:
-            raise ValueError(f"need 1 <= agree <= votes, got agree={agree}, votes={votes}")
+    def __init__(self, read: Callable, gate: StillnessGate, votes: int = 5, agree: int = 4, doubt: float = 0.0,
+                 patience: int | None = None):
+        patience = votes if patience is None else patience
+        if not 1 <= agree <= votes <= patience:
+            raise ValueError(f"need 1 <= agree <= votes <= patience, got agree={agree}, votes={votes}, "
+                             f"patience={patience}")
         self.read = read
         self.gate = gate
+        self.votes = votes
         self.agree = agree
-        self._recent: deque[list] = deque(maxlen=votes)
+        self.doubt = doubt
+        self._recent: deque[list] = deque(maxlen=patience)
         self._reported = False
 
     @classmethod
     def from_settings(cls, read: Callable, section) -> "StableReader":
         """From the ``[vision.stillness]`` settings."""
-        return cls(read, StillnessGate.from_settings(section), section["votes"], section["agree"])
+        return cls(read, StillnessGate.from_settings(section), section["votes"], section["agree"],
+                   section["doubt"], section["patience"])
 
     @property
     def settled(self) -> bool:
@@ -95,9 +104,15 @@ class StableReader:
         where = (area, sides) if sides is not None else () if area is None else (area,)
         reading = self.read(frame, *where)
         self._recent.append(reading if keep is None else keep(reading))
-        settled = consensus(list(self._recent), self.agree)
-        if settled is not None:
-            self._reported = True
+        recent = list(self._recent)
+        settled = consensus(recent[-self.votes:], self.agree)
+        if settled is None:
+            return None
+        if any(max(die.faces.values()) < self.doubt for die in settled):
+            if len(recent) < self._recent.maxlen:
+                return None  # read on
+            settled = consensus(recent, len(recent) * self.agree // self.votes) or settled
+        self._reported = True
         return settled
 
 

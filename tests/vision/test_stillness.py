@@ -120,6 +120,29 @@ def test_stable_reader_waits_while_frames_disagree():
     assert reported == [10] and len(answers[10]) == 1
 
 
+@pytest.mark.parametrize("faces, reported, sureness", [
+    ("4444444444", 4, 0.99),                   # read surely: reported as soon as four frames agree
+    ("4544444444", 7, 0.99),                   # a 5 in one of them: read on until five frames read it surely
+    ("4545454444", 10, (7 * 0.99 + 3 * 0.002) / 10),  # never sure: after ten frames, their average
+])
+def test_a_reading_with_a_doubtful_face_is_read_on_before_it_is_reported(faces, reported, sureness):
+    scripted = iter([[reading(100, face, p=0.99), reading(200, "1", p=0.99)] for face in faces])
+    stable = StableReader(lambda frame: next(scripted), StillnessGate(still_frames=1), votes=5, agree=4,
+                          doubt=0.95, patience=10)
+    answers = [stable.update(SCENE.image) for _ in range(len(faces) + 1)]  # the first frame primes the gate
+    assert [i for i, a in enumerate(answers) if a is not None] == [reported]
+    assert answers[reported][0].faces["4"] == pytest.approx(sureness)
+
+
+def test_a_reading_doubtful_after_all_its_patience_is_reported_as_most_frames_see_it():
+    # too few of the frames read on agree on the dice: the reading reported is that of the last ones
+    counts = iter([1, 2, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2])
+    stable = StableReader(lambda frame: [reading(100 * (k + 1), "1", p=0.6) for k in range(next(counts))],
+                          StillnessGate(still_frames=1), votes=4, agree=4, doubt=0.95, patience=6)
+    answers = [stable.update(SCENE.image) for _ in range(12)]
+    assert [i for i, a in enumerate(answers) if a is not None] == [7] and len(answers[7]) == 2
+
+
 def test_built_from_the_default_settings(tmp_path):
     from assistant import settings
 
@@ -131,3 +154,5 @@ def test_built_from_the_default_settings(tmp_path):
 def test_bad_vote_settings_are_refused():
     with pytest.raises(ValueError, match="agree"):
         StableReader(lambda f: [], StillnessGate(), votes=3, agree=4)
+    with pytest.raises(ValueError, match="patience"):
+        StableReader(lambda f: [], StillnessGate(), votes=5, agree=4, patience=4)
