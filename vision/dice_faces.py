@@ -2,15 +2,23 @@
 
 Each enrolled die becomes a small grey square of its top face, turned upright by the die's edge
 angle and normalised (zero mean, unit length), stored in its four quarter turns because an upright
-die may still lie any of four ways. A die is read by correlating its square, at every shift of up
-to ``SLACK`` px and at each of ``ZOOMS`` (the found centre and side are not exact), with every
-stored one: a face's score is its best correlation, and a softmax of the scores scaled by
+die may still lie any of four ways. A die is read by correlating its square, shifted (below) and
+at each of ``ZOOMS`` (the found centre and side are not exact), with every stored one: a face's
+score is its best correlation, and a softmax of the scores scaled by
 ``SHARPNESS`` gives probabilities. That scale is fitted on the frames of filmed games
 (``vision/training/fit_printed_sharpness.py``), not on the enrolment photos: three dice a face,
 photographed still and clean, fitted anything from 45 to 1700 for the same printed dice, whose
 game frames fitted 130 together (90 % interval 122-140; 131, 120-145, with the three sizes).
+Refitted with the shift searched within ``REACH`` (below), no die of those games was misread, so
+the fit has no optimum and says only "150 or more" (90 %): 130 stays, on the cautious side.
 Correlation ignores brightness and contrast, and its magnitude ignores which of ink and body is
 darker, so dark dice with light print match light dice with dark print.
+
+The top face may lie up to ``REACH`` px off the found centre: the detector centres the die's
+whole outline, and a die seen at an angle, away from the middle of the view, shows a side beside
+its top face. The shift is searched coarse to fine: every ``STEP`` px within ``REACH`` at the
+found size, then, for each face near the best, every px within ``SLACK`` of that face's own best
+coarse shift at each of ``ZOOMS``.
 """
 from __future__ import annotations
 
@@ -21,12 +29,16 @@ from typing import Iterable, Mapping
 
 import cv2
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 
 from vision.arrays import load_npz
 from vision.dice_patches import PATCH_CONTEXT, PATCH_SIDE
 
 SQUARE = 28          # side of the compared face square, px (at 20 px, printed 3s and 5s blurred together)
-SLACK = 2            # px of shift tried each way when comparing
+REACH = 6            # face-square px (a sixth of the side) the top face may lie off the found centre, each way
+STEP = 3             # px between the coarse shifts (the fine search covers the gaps)
+SLACK = 2            # px of fine shift tried each way around the best coarse one
+CONTENDS = 0.1       # a face this far under the best at the coarse shifts is not searched finely
 ZOOMS = (0.94, 1.0, 1.06)  # face sizes tried, relative to the found die's: its side is found within ~7 %
 SHARPNESS = 130.0    # softmax scale on correlations (vision/training/fit_printed_sharpness.py)
 _FACE_SPAN = 0.8     # of the die side: the printed area, without the rounded rim
@@ -37,10 +49,10 @@ class EnrolledFacesError(ValueError):
 
 
 def face_square(square: np.ndarray, angle: float, zoom: float = 1.0) -> np.ndarray:
-    """The upright grey top face of the die centred in a reader patch, ``SQUARE + 2 * SLACK`` px,
+    """The upright grey top face of the die centred in a reader patch, ``SQUARE + 2 * REACH`` px,
     the face ``zoom`` times as large as the patch's die size says."""
     middle = (PATCH_SIDE - 1) / 2
-    side = SQUARE + 2 * SLACK
+    side = SQUARE + 2 * REACH
     scale = zoom * SQUARE / (PATCH_SIDE / PATCH_CONTEXT * _FACE_SPAN)
     matrix = cv2.getRotationMatrix2D((middle, middle), angle, scale)
     matrix[:, 2] += (side - 1) / 2 - middle
@@ -59,11 +71,19 @@ def _normalised(rows: np.ndarray) -> np.ndarray:
     return rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-6)
 
 
-def _windows(faces: np.ndarray) -> np.ndarray:
-    """Every SQUARE x SQUARE window of one face square or a stack of them, normalised, one per row."""
-    shifts = range(2 * SLACK + 1)
-    return _normalised(np.array([face[y:y + SQUARE, x:x + SQUARE].ravel()
-                                 for face in faces.reshape(-1, *faces.shape[-2:]) for y in shifts for x in shifts]))
+_COARSE = slice(0, 2 * REACH + 1, STEP)  # the coarse shifts' top-left corners, each way
+
+
+def _near(corner: int) -> slice:
+    """The fine shifts' top-left corners, each way, around a coarse one."""
+    return slice(max(corner - SLACK, 0), min(corner + SLACK, 2 * REACH) + 1)
+
+
+def _windows(faces: np.ndarray, y: slice, x: slice) -> np.ndarray:
+    """The SQUARE x SQUARE windows of a stack of face squares whose top-left corners lie in the
+    rows ``y`` and columns ``x``, normalised, one per row."""
+    windows = sliding_window_view(faces, (SQUARE, SQUARE), axis=(1, 2))[:, y, x]
+    return _normalised(windows.reshape(-1, SQUARE * SQUARE))
 
 
 @dataclass(frozen=True)
@@ -79,7 +99,7 @@ class EnrolledFaces:
         rows, labels = [], []
         for index, face in enumerate(faces):
             for grid in samples[face]:
-                centre = grid[SLACK:SLACK + SQUARE, SLACK:SLACK + SQUARE]
+                centre = grid[REACH:REACH + SQUARE, REACH:REACH + SQUARE]
                 rows += [np.rot90(centre, turn).ravel() for turn in range(4)]
                 labels += [index] * 4
         if not rows:
@@ -88,9 +108,22 @@ class EnrolledFaces:
 
     def scores(self, face: np.ndarray) -> np.ndarray:
         """The best correlation of an upright face square (``face_square``), or of any of a stack
-        of them (``face_squares``), with each enrolled face."""
+        of them (``face_squares``), with each enrolled face. Each face is searched at its own best
+        coarse shift (another's may put its strokes on the die's edge), finely where it comes
+        within ``CONTENDS`` of the best face."""
+        stack = face.reshape(-1, *face.shape[-2:])
+        coarse = np.abs(_windows(stack[len(stack) // 2][None], _COARSE, _COARSE) @ self.vectors.T)
         scores = np.full(len(self.faces), -1.0)
-        np.maximum.at(scores, self.labels, np.abs(_windows(face) @ self.vectors.T).max(axis=0))
+        np.maximum.at(scores, self.labels, coarse.max(axis=0))
+        per_row = len(range(*_COARSE.indices(2 * REACH + 1)))
+        shifts: dict[int, list[int]] = {}
+        for index in np.flatnonzero(scores >= scores.max() - CONTENDS):
+            shifts.setdefault(int(coarse[:, self.labels == index].max(axis=1).argmax()), []).append(index)
+        for shift, indices in shifts.items():
+            y, x = (STEP * v for v in divmod(shift, per_row))
+            rows = np.isin(self.labels, indices)
+            fine = np.abs(_windows(stack, _near(y), _near(x)) @ self.vectors[rows].T).max(axis=0)
+            np.maximum.at(scores, self.labels[rows], fine)
         return scores
 
     def probabilities(self, face: np.ndarray) -> dict[str, float]:

@@ -8,7 +8,7 @@ from dice_support import dice_settings
 from engine import registry
 from vision.dice import DiceReaderError
 from vision.dice_background import TableBackground
-from vision.dice_faces import SLACK, SQUARE, EnrolledFaces
+from vision.dice_faces import REACH, SQUARE, EnrolledFaces
 
 
 def test_each_game_has_the_reader_of_its_dice(tmp_path):
@@ -20,7 +20,7 @@ def test_each_game_has_the_reader_of_its_dice(tmp_path):
     for _ in range(2):  # asked again, the same reason
         with pytest.raises(DiceReaderError, match="calibrate dice-faces"):
             readers.reader(printed=True)
-    side = SQUARE + 2 * SLACK
+    side = SQUARE + 2 * REACH
     faces = EnrolledFaces.from_samples({"7": [np.eye(side, dtype=np.float32)],
                                         "X": [np.fliplr(np.eye(side, dtype=np.float32))]})
     faces.save(tmp_path / "enrolled" / "dice-faces.npz")
@@ -41,7 +41,7 @@ def test_the_empty_table_learnt_reaches_every_reader(tmp_path):
     grey = np.full((48, 64, 3), 120, np.uint8)
     readers.background = TableBackground.from_frames([grey] * 3)
     assert pips.background is readers.background
-    side = SQUARE + 2 * SLACK
+    side = SQUARE + 2 * REACH
     EnrolledFaces.from_samples({"7": [np.eye(side, dtype=np.float32)], "X": [np.ones((side, side), np.float32)]}) \
         .save(tmp_path / "dice-faces.npz")
     assert readers.reader(printed=True).background is readers.background  # built later, given it too
