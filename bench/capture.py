@@ -4,6 +4,8 @@ Seeded; prints figures, passes or fails nothing. Run: python bench/capture.py
 """
 from __future__ import annotations
 
+import _one_core  # noqa: F401  (first: one BLAS thread, as on the kiosk)
+
 import statistics
 import tempfile
 import threading

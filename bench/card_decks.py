@@ -14,27 +14,24 @@ then each judged photo whose card was read wrong or not found.
 """
 from __future__ import annotations
 
-import os
+import _one_core  # noqa: F401  (first: one BLAS thread, as on the kiosk)
 
-for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_name, "1")
+import argparse
+import csv
+import tempfile
+from dataclasses import replace
+from pathlib import Path
 
-import argparse  # noqa: E402
-import csv  # noqa: E402
-import tempfile  # noqa: E402
-from dataclasses import replace  # noqa: E402
-from pathlib import Path  # noqa: E402
+import cv2
+import numpy as np
 
-import cv2  # noqa: E402
-import numpy as np  # noqa: E402
-
-from assistant import settings as settings_mod  # noqa: E402
-from engine.table import FACE_DOWN  # noqa: E402
-from vision.card_model import EnrolmentError  # noqa: E402
-from vision.cards import CardReader, ReaderParams, enrol, labelled_photos  # noqa: E402
-from vision.evaluate import Found, evaluate, match, read_labels  # noqa: E402
-from vision.synth.card_designs import DESIGN_KINDS, deck, random_design  # noqa: E402
-from vision.synth.card_scenes import detector_scene  # noqa: E402
+from assistant import settings as settings_mod
+from engine.table import FACE_DOWN
+from vision.card_model import EnrolmentError
+from vision.cards import CardReader, ReaderParams, enrol, labelled_photos
+from vision.evaluate import Found, evaluate, match, read_labels
+from vision.synth.card_designs import DESIGN_KINDS, deck, random_design
+from vision.synth.card_scenes import detector_scene
 
 SEED = 30_000_000  # far from the detector's training (0...) and validation (10,000,000...) seeds
 BACKS = 4

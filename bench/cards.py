@@ -17,27 +17,23 @@ turned a quarter.
 """
 from __future__ import annotations
 
-import os
+import _one_core  # noqa: F401  (first: one BLAS thread, as on the kiosk)
 
-# One core, as on the kiosk: also for numpy's BLAS, which must be told before numpy loads.
-for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_name, "1")
+import argparse
+import statistics
+import time
+from pathlib import Path
 
-import argparse  # noqa: E402
-import statistics  # noqa: E402
-import time  # noqa: E402
-from pathlib import Path  # noqa: E402
+import cv2
+import numpy as np
 
-import cv2  # noqa: E402
-import numpy as np  # noqa: E402
-
-from assistant import settings as settings_mod  # noqa: E402
-from assistant.commands.print_mat import mat_layout, smallest_mat  # noqa: E402
-from engine.table import FACE_DOWN  # noqa: E402
-from vision.cards import CardReader, ReaderParams, enrol, labelled_photos  # noqa: E402
-from vision.evaluate import Box, Found, evaluate, match, quarter_turned, read_labels  # noqa: E402
-from vision.mat import MatLocator  # noqa: E402
-from vision.synth.cards import HILO_DECK, enrolment_tables, hilo_table, scattered_cards, scattered_enrolment  # noqa: E402
+from assistant import settings as settings_mod
+from assistant.commands.print_mat import mat_layout, smallest_mat
+from engine.table import FACE_DOWN
+from vision.cards import CardReader, ReaderParams, enrol, labelled_photos
+from vision.evaluate import Box, Found, evaluate, match, quarter_turned, read_labels
+from vision.mat import MatLocator
+from vision.synth.cards import HILO_DECK, enrolment_tables, hilo_table, scattered_cards, scattered_enrolment
 
 REAL = Path(__file__).resolve().parents[1].parent / "shared" / "datasets" / "cards-playing"
 

@@ -16,6 +16,8 @@ BSD-3-Clause) and dice-webcam (matteop65/Dice_Detection_Recognition, MIT).
 """
 from __future__ import annotations
 
+import _one_core  # noqa: F401  (first: one BLAS thread, as on the kiosk)
+
 import copy
 import csv
 import json

@@ -8,6 +8,8 @@ see `vision.dice_colours.Palette.name`), with the wrong ones. Asserts nothing.
 """
 from __future__ import annotations
 
+import _one_core  # noqa: F401  (first: one BLAS thread, as on the kiosk)
+
 import argparse
 from collections import Counter
 from dataclasses import replace

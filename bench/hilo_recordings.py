@@ -22,6 +22,8 @@ place (said, offered, applied: target none, or silent); the events while a drawn
 """
 from __future__ import annotations
 
+import _one_core  # noqa: F401  (first: one BLAS thread, as on the kiosk)
+
 import argparse
 import contextlib
 import io

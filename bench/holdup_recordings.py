@@ -19,6 +19,8 @@ other event not applied right, with what the camera said.
 """
 from __future__ import annotations
 
+import _one_core  # noqa: F401  (first: one BLAS thread, as on the kiosk)
+
 import argparse
 import contextlib
 import io

@@ -12,6 +12,8 @@ lies still with sensor noise); prints figures, asserts nothing.
 """
 from __future__ import annotations
 
+import _one_core  # noqa: F401  (first: one BLAS thread, as on the kiosk)
+
 import statistics
 import time
 from typing import Iterator

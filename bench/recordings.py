@@ -35,6 +35,8 @@ soon.
 """
 from __future__ import annotations
 
+import _one_core  # noqa: F401  (first: one BLAS thread, as on the kiosk)
+
 import argparse
 import contextlib
 import io

@@ -15,29 +15,25 @@ counted).
 """
 from __future__ import annotations
 
-import os
+import _one_core  # noqa: F401  (first: one BLAS thread, as on the kiosk)
 
-# One core, as on the kiosk: also for numpy's BLAS, which must be told before numpy loads.
-for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_name, "1")
+import argparse
+import json
+import statistics
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
 
-import argparse  # noqa: E402
-import json  # noqa: E402
-import statistics  # noqa: E402
-import tempfile  # noqa: E402
-import time  # noqa: E402
-from collections import Counter  # noqa: E402
-from pathlib import Path  # noqa: E402
+import cv2
 
-import cv2  # noqa: E402
-
-from assistant import settings as settings_mod  # noqa: E402
-from assistant.commands.print_mat import mat_layout, smallest_mat  # noqa: E402
-from assistant.hilo_photos import score_photo, unread_lines  # noqa: E402
-from engine.hilo import DEFAULT_PALETTE, Palette, score_text  # noqa: E402
-from vision.cards import CardReader, ReaderParams, enrol  # noqa: E402
-from vision.evaluate import Box  # noqa: E402
-from vision.synth.cards import Photo, enrolment_tables, hilo_table  # noqa: E402
+from assistant import settings as settings_mod
+from assistant.commands.print_mat import mat_layout, smallest_mat
+from assistant.hilo_photos import score_photo, unread_lines
+from engine.hilo import DEFAULT_PALETTE, Palette, score_text
+from vision.cards import CardReader, ReaderParams, enrol
+from vision.evaluate import Box
+from vision.synth.cards import Photo, enrolment_tables, hilo_table
 
 ROUND_KEYS = ("sums", "scores", "trigger", "doubled", "removed")
 

@@ -13,23 +13,19 @@ installed): the 1 to 6 that training holds out (``vision/training/digit_data.py`
 """
 from __future__ import annotations
 
-import os
+import _one_core  # noqa: F401  (first: one BLAS thread, as on the kiosk)
 
-# One core, as on the kiosk: also for numpy's BLAS, which must be told before numpy loads.
-for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_name, "1")
+import argparse
+import statistics
+import time
 
-import argparse  # noqa: E402
-import statistics  # noqa: E402
-import time  # noqa: E402
+import cv2
+import numpy as np
 
-import cv2  # noqa: E402
-import numpy as np  # noqa: E402
-
-from assistant.splitter_sheets import sheet_reader, splitter_sheet  # noqa: E402
-from vision.sheet import SheetNotFound, SheetUnreadable  # noqa: E402
-from vision.sheet_digits import DigitModel  # noqa: E402
-from vision.synth.sheets import sheet_photo  # noqa: E402
+from assistant.splitter_sheets import sheet_reader, splitter_sheet
+from vision.sheet import SheetNotFound, SheetUnreadable
+from vision.sheet_digits import DigitModel
+from vision.synth.sheets import sheet_photo
 
 TEST_WRITERS = 2_000_000
 

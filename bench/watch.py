@@ -15,6 +15,8 @@ Photos: dice-webcam (matteop65/Dice_Detection_Recognition, MIT).
 """
 from __future__ import annotations
 
+import _one_core  # noqa: F401  (first: one BLAS thread, as on the kiosk)
+
 import argparse
 import json
 import statistics
