@@ -447,7 +447,7 @@ def test_the_camera_plays_a_hilo_table_from_the_mat(tmp_path, monkeypatch):
     session = Session(Store(IN_MEMORY))
     session.new_match("hilo", ["Ana", "Ben"])
     devices = devices_with(tmp_path, monkeypatch, **{
-        "camera.source": "images", "camera.path": str(tmp_path / "round" / "frames"), "camera.fps": "4",
+        "camera.source": "images", "camera.path": str(tmp_path / "round" / "frames"), "camera.fps": "10",
         "camera.auto_apply": "0.5", "app.state_dir": str(state)})
     posted = queue.Queue()
     app = FakeApp()
