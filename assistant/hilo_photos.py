@@ -1,7 +1,8 @@
 """Scoring a finished Hilo round from one photo of its play mat (`score hilo --photo IMAGE`).
 
 The mat, and so its layout, is known from its markers; each grid zone is a seat (seat 0 is the
-mat's "Player 1"). A grid place that cannot be read (a card face down, a reading less sure than
+mat's "Player 1"). A place of the mat that shows neither a card read nor the bare mat is read
+once more as a card lying there, as the live loop does (``live_cards.hidden_places``). A grid place that cannot be read (a card face down, a reading less sure than
 ``SURE``, a card not of the palette, one card read in two places, a place inside the grid where
 no card was found, a card beside the grid's places), a grid of no Hilo shape or with no card
 is listed in ``unread``, and then the round is not scored: ``sums``, ``scores``, ``doubled`` and ``removed``
@@ -23,7 +24,7 @@ from engine.hilo.score_file import format_score, score_grids
 from engine.text import Text, tr
 from vision.cards import CardReader, CardReading
 from vision.layout import cards_by_zone, grid_places
-from vision.live_cards import calibrated
+from vision.live_cards import calibrated, hidden_places
 from vision.mat import MatLayout, Zone, find_mat
 
 # Least sureness (see ``sureness``) of a card that is scored, on the readings calibrated as the live
@@ -62,8 +63,11 @@ def score_photo(path: str, reader: Callable[[], CardReader], palette: Palette,
     if found is None:
         raise ValueError(f"{path}: no Hilo play mat found (too few of its markers show)")
     pose, layout = found
-    placed, unplaced = cards_by_zone(one_of_each([calibrated(r) for r in reader().read(image, pose, layout)]),
-                                     pose, layout)
+    cards_reader = reader()
+    readings = cards_reader.read(image, pose, layout)
+    # a card whose outline the detection lost is read at its place, as the live loop does
+    readings += cards_reader.read_places(image, hidden_places(image, pose, layout, readings))
+    placed, unplaced = cards_by_zone(one_of_each([calibrated(r) for r in readings]), pose, layout)
     zones = seats_at_table(layout, placed)
     if ended_by is not None and not 0 <= ended_by < len(zones):
         raise ValueError(f"--ended-by {ended_by}: the seats at this table are 0 to {len(zones) - 1}")
