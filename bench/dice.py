@@ -2,7 +2,7 @@
 photos' middles enlarged twice, where the dice are twice as large, the photos reduced to half,
 the photos turned a quarter, and the labelled dice cut out, as --crops judges them), false dice
 on frames without one (photographs of playing cards, synthetic desks with printed things), dice in
-touching pairs on synthetic scenes, dice printing pictures (a skull, an emblem) read with and
+touching pairs on synthetic scenes, dice of each material (opaque, translucent, marbled), dice printing pictures (a skull, an emblem) read with and
 without their faces enrolled, dice on synthetic photos of the printed mats without and
 with the empty table learnt, whether the learnt table is found stale once the camera or the mat
 moves, single-threaded speed per 640x640 frame, with the share of each stage, and where a read
@@ -26,6 +26,7 @@ import random
 import statistics
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -41,7 +42,7 @@ from vision.evaluate import (Found, cut_out, enlarged_middle, evaluate, evaluate
 from vision.stillness import StillnessGate
 from vision.synth.cards import Photo, mat_mask, mat_photo, moved_view
 from vision.synth.clutter import desk_scene
-from vision.synth.dice import BACKGROUNDS, PICTURES, Look, render_scene
+from vision.synth.dice import BACKGROUNDS, MATERIALS, PICTURES, Look, render_scene
 from vision.training.dice_data import split
 
 DATASETS = Path(__file__).resolve().parents[1].parent / "shared" / "datasets"
@@ -60,6 +61,7 @@ TOUCHING_SEEDS = range(101, 141)
 PICTURE_SET = ("skull", "2", "3", "4", "5", "emblem")  # the faces of dice printing pictures for the one and six
 PICTURE_COLOURS = ("white", "ivory", "black", "red", "green", "blue", "yellow", "purple", "orange")
 PICTURE_SEEDS = range(800, 840)
+MATERIAL_SEEDS = range(900, 940)
 WITHOUT_DICE = "cards-playing"  # photographs of cards on tables and desks, no die in any
 DESK_SEEDS = range(90_000_000, 90_000_150)  # synthetic desks (vision.synth.clutter), apart from other seeds
 
@@ -91,6 +93,7 @@ def main() -> None:
             print(f"{folder} cut out, {margin} x box (--crops): {json.dumps(report)}", flush=True)
     without_dice(reader)
     touching_pairs(reader)
+    materials(reader)
     picture_faces(reader)
     printed_mats(reader)
     moved_mats(reader)
@@ -127,6 +130,22 @@ def touching_pairs(reader: DiceReader) -> None:
     dice, found, right, false = counts
     print(f"touching pairs, {len(TOUCHING_SEEDS)} synthetic scenes: {found} of {dice} dice found, {right} right, "
           f"{false} false", flush=True)
+
+
+def materials(reader: DiceReader) -> None:
+    """Dice of each material (``vision.synth.dice.MATERIALS``) on the same scenes: six dice of any
+    colour, 30-64 px, on any table, some leaning, blurred or glared (a die found counts within 0.3
+    of a side)."""
+    for material in MATERIALS:
+        counts = np.zeros(4, int)
+        for seed in MATERIAL_SEEDS:
+            rng = random.Random(seed + 1_000_000)  # the scene's size and look, apart from its own draws
+            look = replace(_any_look(rng), material=material)
+            scene = render_scene(seed, count=6, die_px=rng.uniform(30, 64), look=look)
+            counts += judged(scene.dice, reader.read(scene.image), 0.3)
+        dice, found, right, false = counts
+        print(f"{material} dice, {len(MATERIAL_SEEDS)} synthetic scenes: {found} of {dice} dice found, {right} right "
+              f"({right / dice:.3f}), {false} false", flush=True)
 
 
 def picture_faces(reader: DiceReader) -> None:

@@ -7,7 +7,7 @@ import pytest
 
 from engine.table import EXCAPE_FACES
 from vision.synth.clutter import desk_scene
-from vision.synth.dice import DICE_COLOURS, Look, render_scene
+from vision.synth.dice import DICE_COLOURS, MATERIALS, Look, render_scene
 
 
 def test_same_seed_same_scene_and_different_seed_different_scene():
@@ -53,6 +53,31 @@ def test_printed_faces_and_perspective_keep_ground_truth_consistent():
 def test_unknown_background_is_refused():
     with pytest.raises(ValueError, match="unknown background 'lava'"):
         render_scene(1, look=Look(background="lava"))
+
+
+def body_pixels(scene, die):
+    """The top face's pixels between its pips: a ring at 0.14 of a side from its centre."""
+    angles = [math.radians(die.angle) + k * math.pi / 2 for k in range(4)]
+    reach = 0.14 * die.size
+    return np.array([scene.image[round(die.y + reach * math.sin(a)), round(die.x + reach * math.cos(a))]
+                     for a in angles], float)
+
+
+def test_a_material_changes_how_the_dice_look_and_not_where_they_lie_or_what_they_show():
+    scenes = {m: render_scene(21, size=(640, 480), count=6, die_px=60, colours=("white",),
+                              look=Look(background="felt", shadow=False, material=m)) for m in MATERIALS}
+    assert scenes["translucent"].dice == scenes["marbled"].dice == scenes["opaque"].dice
+    for opaque, clear in zip(scenes["opaque"].dice, scenes["translucent"].dice):
+        # a white body over dark felt: the felt shows through the translucent one
+        assert body_pixels(scenes["translucent"], clear).mean() < body_pixels(scenes["opaque"], opaque).mean() - 40
+    # the marbled body varies across the face, the opaque one hardly
+    spread = {m: np.mean([np.ptp(body_pixels(scenes[m], d).mean(axis=1)) for d in scenes[m].dice]) for m in MATERIALS}
+    assert spread["marbled"] > spread["opaque"] + 10
+
+
+def test_an_unknown_material_is_refused():
+    with pytest.raises(ValueError, match="unknown dice material 'glass'"):
+        render_scene(1, look=Look(material="glass"))
 
 
 def test_a_desk_without_dice_is_seeded_and_holds_printed_things():

@@ -33,6 +33,9 @@ DICE_COLOURS: dict[str, tuple[tuple[int, int, int], tuple[int, int, int]]] = {
     "orange": ((30, 130, 240), (20, 20, 20)),
 }
 BACKGROUNDS = ("felt", "wood", "cardboard", "mat", "tray")
+# What a die is made of: opaque plastic; translucent, casino-like (the table and the pips of the
+# face beneath show through the body); marbled (the body swirled with a lighter and a darker tone).
+MATERIALS = ("opaque", "translucent", "marbled")
 
 # Pip centres on a face of side 1 centred on 0: the usual layouts.
 _PIPS = {
@@ -82,6 +85,7 @@ class Look:
     noise: float = 0.0           # Gaussian noise sigma, grey levels
     touching: bool = False       # dice placed in touching pairs
     printed: bool = False        # every face printed as its symbol, even "1".."6" (Excape dice)
+    material: str = "opaque"     # one of MATERIALS, for every die of the scene
 
 
 def render_scene(
@@ -97,6 +101,8 @@ def render_scene(
     """A seeded scene of ``count`` dice about ``die_px`` wide on a ``size`` = (width, height) frame,
     or on a copy of ``backdrop`` (a BGR frame of the table, e.g. a photographed mat) instead of
     ``look.background``, at its size."""
+    if look.material not in MATERIALS:
+        raise ValueError(f"unknown dice material {look.material!r}: one of {', '.join(MATERIALS)}")
     rng = random.Random(seed)
     nrng = np.random.default_rng(seed)
     if backdrop is None:
@@ -236,7 +242,7 @@ def _draw_die(image, x, y, side, angle, face, colour, look: Look, rng: random.Ra
         side_colour = tuple(int(c * 0.72) for c in body)
         hull = cv2.convexHull(np.vstack([base, top]).astype(np.float32))[:, 0, :]
         _blend_polygon(image, hull, side_colour, 1.0)
-    _paste_face(image, face, top_x, top_y, side, angle, body, ink, look.printed)
+    _paste_face(image, face, top_x, top_y, side, angle, body, ink, look.printed, look.material)
     if look.glare:
         gx = top_x + rng.uniform(-0.25, 0.25) * side
         gy = top_y + rng.uniform(-0.25, 0.25) * side
@@ -259,8 +265,9 @@ def _blend_polygon(image, polygon, colour, alpha: float, soften: float = 0.0) ->
     image[:] = (image * (1 - mask) + np.array(colour, np.float32) * mask).astype(np.uint8)
 
 
-def _paste_face(image, face, x, y, side, angle, body, ink, printed: bool) -> None:
-    """Draw the rounded top face rotated by ``angle`` at (x, y), supersampled then reduced."""
+def _paste_face(image, face, x, y, side, angle, body, ink, printed: bool, material: str = "opaque") -> None:
+    """Draw the rounded top face rotated by ``angle`` at (x, y), supersampled then reduced, of
+    ``material`` (see MATERIALS)."""
     ss = _SUPERSAMPLE
     body, ink = tuple(int(c) for c in body), tuple(int(c) for c in ink)
     pad = int(side * 0.8) + 2
@@ -282,6 +289,19 @@ def _paste_face(image, face, x, y, side, angle, body, ink, printed: bool) -> Non
     # a soft bevel: the face darkens slightly towards its edges
     bevel = cv2.GaussianBlur(alpha_big.astype(np.float32) / 255, (0, 0), s * 0.06)
     face_big = (face_big * (0.8 + 0.2 * bevel[..., None])).astype(np.uint8)
+    if material == "marbled":
+        # seeded by where the die lies, so a scene's other draws are those of its opaque dice
+        face_big = _marbled(face_big, np.random.default_rng([round(x * 100), round(y * 100)]))
+    if material == "translucent":
+        if face in _PIPS and not printed:  # the face beneath, seen through the body: mirrored, soft, faint
+            under = np.zeros((big, big), np.uint8)
+            _draw_marks(under, str(7 - int(face)), s, big / 2, big / 2, 255, 0, False)
+            under = cv2.GaussianBlur(cv2.flip(under, 1), (0, 0), s * 0.04).astype(np.float32)[..., None] / 255 * 0.35
+            face_big = (face_big * (1 - under) + np.array(ink, np.float32) * under).astype(np.uint8)
+        marks = np.zeros((big, big), np.uint8)
+        _draw_marks(marks, face, s, big / 2, big / 2, 255, 0, printed)
+        # the body lets the table through, the marks painted on it do not
+        alpha_big = (alpha_big * (0.55 + 0.45 * marks.astype(np.float32) / 255)).astype(np.uint8)
     _draw_marks(face_big, face, s, big / 2, big / 2, ink, body, printed)
     rotation = cv2.getRotationMatrix2D((big / 2, big / 2), -angle, 1.0)
     face_big = cv2.warpAffine(face_big, rotation, (big, big), flags=cv2.INTER_LINEAR)
@@ -301,6 +321,17 @@ def _paste_face(image, face, x, y, side, angle, body, ink, printed: bool) -> Non
     region = image[ys, xs].astype(np.float32)
     a = alpha[sub_y, sub_x]
     image[ys, xs] = (region * (1 - a) + face_small[sub_y, sub_x] * a).astype(np.uint8)
+
+
+def _marbled(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The body swirled: bands a little lighter and darker, bent by a smooth random field."""
+    n = face.shape[0]
+    field = cv2.resize(rng.normal(0, 1, (5, 5)).astype(np.float32), (n, n), interpolation=cv2.INTER_CUBIC)
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32) / n
+    direction = rng.uniform(0, math.pi)
+    bands = np.sin(2 * math.pi * rng.uniform(1.5, 3.0) * (xx * math.cos(direction) + yy * math.sin(direction))
+                   + 2.5 * field)
+    return np.clip(face * (1 + rng.uniform(0.15, 0.3) * bands)[..., None], 0, 255).astype(np.uint8)
 
 
 def _add_glare(image, x, y, radius) -> None:
