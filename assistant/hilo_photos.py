@@ -2,11 +2,12 @@
 
 The mat, and so its layout, is known from its markers; each grid zone is a seat (seat 0 is the
 mat's "Player 1"). A place of the mat that shows neither a card read nor the bare mat is read
-once more as a card lying there, as the live loop does (``live_cards.hidden_places``). A grid place that cannot be read (a card face down, a reading less sure than
-``SURE``, a card not of the palette, one card read in two places, a place inside the grid where
-no card was found, a card beside the grid's places), a grid of no Hilo shape or with no card
-is listed in ``unread``, and then the round is not scored: ``sums``, ``scores``, ``doubled`` and ``removed``
-are null rather than a guess.
+once more as a card lying there, as the live loop does (``live_cards.hidden_places``). A grid
+place that cannot be read (a card face down, a reading less sure than ``SURE``, a card not of the
+palette, one card read in two places, a place inside the grid where no card was found, a card
+beside the grid's places), a grid of no Hilo shape or with no card is listed in ``unread``, and
+then the round is not scored: ``sums``, ``scores``, ``doubled`` and ``removed`` are null rather
+than a guess.
 """
 from __future__ import annotations
 

@@ -2,11 +2,12 @@
 photos' middles enlarged twice, where the dice are twice as large, the photos reduced to half,
 the photos turned a quarter, and the labelled dice cut out, as --crops judges them), false dice
 on frames without one (photographs of playing cards, synthetic desks with printed things), dice in
-touching pairs on synthetic scenes, dice of each material (opaque, translucent, marbled), dice printing pictures (a skull, an emblem) read with and
-without their faces enrolled, dice on synthetic photos of the printed mats without and
-with the empty table learnt, whether the learnt table is found stale once the camera or the mat
-moves, single-threaded speed per 640x640 frame, with the share of each stage, and where a read
-of the labelled photos spends its time, network by network.
+touching pairs on synthetic scenes, dice of each material (opaque, translucent, marbled), dice
+printing pictures (a skull, an emblem) read with and without their faces enrolled, dice on
+synthetic photos of the printed mats without and with the empty table learnt, whether the
+learnt table is found stale once the camera or the mat moves, single-threaded speed per 640x640
+frame, with the share of each stage, and where a read of the labelled photos spends its time,
+network by network.
 
     /work/venv-dev/bin/python bench/dice.py        (from the repository root)
 

@@ -265,7 +265,7 @@ def _blend_polygon(image, polygon, colour, alpha: float, soften: float = 0.0) ->
     image[:] = (image * (1 - mask) + np.array(colour, np.float32) * mask).astype(np.uint8)
 
 
-def _paste_face(image, face, x, y, side, angle, body, ink, printed: bool, material: str = "opaque") -> None:
+def _paste_face(image, face, x, y, side, angle, body, ink, printed: bool, material: str) -> None:
     """Draw the rounded top face rotated by ``angle`` at (x, y), supersampled then reduced, of
     ``material`` (see MATERIALS)."""
     ss = _SUPERSAMPLE
